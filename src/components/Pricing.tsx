@@ -1,0 +1,51 @@
+import { PRICE_PER_1000_QUERIES_USD, PRICING_EXAMPLES } from '@/config/site';
+import { pricing } from '@/content/home';
+import { container, lede, section, sectionTitle } from '@/styles/layout.css';
+import { formatCount, formatUsd } from './format';
+import * as styles from './Pricing.css';
+
+/** Home section 3, `#pricing` (spec §2, §9): the beta price and the two worked examples. */
+export function Pricing() {
+  return (
+    <section id="pricing" className={section} aria-labelledby="pricing-title">
+      <div className={container}>
+        <h2 id="pricing-title" className={sectionTitle}>
+          {pricing.title}
+        </h2>
+        <p className={lede}>{pricing.intro}</p>
+        <div className={styles.layout}>
+          <div className={styles.priceCard}>
+            <p className={styles.price}>{formatUsd(PRICE_PER_1000_QUERIES_USD)}</p>
+            <p className={styles.unit}>{pricing.unit}, in beta</p>
+            <ul className={styles.includes}>
+              {pricing.includes.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          </div>
+          <table className={styles.examples}>
+            <caption className={styles.caption}>{pricing.examplesTitle}</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={styles.cell}>
+                  Queries per month
+                </th>
+                <th scope="col" className={styles.cell}>
+                  Approximate monthly cost
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {PRICING_EXAMPLES.map(({ queriesPerMonth, monthlyUsd }) => (
+                <tr key={queriesPerMonth}>
+                  <td className={styles.cell}>{formatCount(queriesPerMonth)} queries</td>
+                  <td className={styles.cell}>≈ {formatUsd(monthlyUsd)} / month</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </section>
+  );
+}

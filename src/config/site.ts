@@ -1,0 +1,81 @@
+/**
+ * Every constant of spec §9, the storage keys, and the env-driven URLs of spec §7.
+ * This is the only module that reads `import.meta.env`.
+ */
+
+/** Product name shown across the site. */
+export const PRODUCT_NAME = 'Sonde';
+
+/** Spec §9: beta price, in US dollars per 1,000 queries. */
+export const PRICE_PER_1000_QUERIES_USD = 0.2;
+
+/**
+ * Monthly cost of a query volume at the beta price (spec §9).
+ * @param queriesPerMonth - queries in one month
+ * @returns US dollars per month, rounded to whole dollars
+ */
+export function monthlyCostUsd(queriesPerMonth: number): number {
+  return Math.round((queriesPerMonth / 1000) * PRICE_PER_1000_QUERIES_USD);
+}
+
+/** Spec §9 pricing examples: 5M queries ≈ $1,000/month; 100M queries ≈ $20,000/month. */
+export const PRICING_EXAMPLES = [5_000_000, 100_000_000].map((queriesPerMonth) => ({
+  queriesPerMonth,
+  monthlyUsd: monthlyCostUsd(queriesPerMonth),
+}));
+
+/** Spec §1, §9: marketing claim, median (p50) latency under this many ms. */
+export const P50_LATENCY_CLAIM_MS = 100;
+
+/** Spec §7.2, §9: the IP lookup is aborted after this many ms. */
+export const IP_LOOKUP_TIMEOUT_MS = 5000;
+
+/** Spec §4, §9: how long the opt-out confirmation stays on screen, in ms. */
+export const OPT_OUT_TOAST_MS = 3000;
+
+/** Spec §2, §9: delay before scrolling to the section named by the address hash, in ms. */
+export const SCROLL_TO_ANCHOR_DELAY_MS = 100;
+
+/** Spec §9: retention and age figures quoted by the privacy policy. */
+export const RETENTION = {
+  /** beta application data kept up to this many months */
+  applicationMonths: 18,
+  /** browser fingerprints (browserId) kept up to this many months */
+  browserFingerprintMonths: 24,
+  /** privacy requests answered within this many days */
+  privacyResponseDays: 45,
+  /** the service is not for people under this age */
+  minimumAge: 18,
+} as const;
+
+/** Product-specific localStorage keys (spec §3). */
+export const STORAGE_KEYS = {
+  browserId: 'sonde.browserId',
+  consent: 'sonde.trackingConsent',
+} as const;
+
+/** Prefix of every generated browserId (spec §3). */
+export const BROWSER_ID_PREFIX = 'sonde';
+
+/** Contact address for privacy and legal questions, quoted by the policy pages. */
+export const PRIVACY_EMAIL = 'privacy@sonde.dev';
+
+const env = import.meta.env;
+
+/** Spec §7.1: submission endpoint. Defaults to the local inbox served by `npm start` / `npm run dev`. */
+export const SUBMIT_ENDPOINT: string = env.VITE_SUBMIT_ENDPOINT || '/api/submissions';
+
+/** Spec §7.2: public IP-lookup service, asked for JSON. */
+export const IP_LOOKUP_URL: string = env.VITE_IP_LOOKUP_URL || 'https://api.ipify.org?format=json';
+
+/** Spec §7.3: PostHog project key; analytics is off while it is unset. */
+export const POSTHOG_KEY: string | undefined = env.VITE_POSTHOG_KEY || undefined;
+
+/** Spec §7.3: PostHog API host. */
+export const POSTHOG_HOST: string = env.VITE_POSTHOG_HOST || 'https://us.i.posthog.com';
+
+/** True when the Stately inspector may be loaded: dev server only, never under Vitest or in a build. */
+export const INSPECTOR_ALLOWED: boolean = env.DEV && env.MODE !== 'test';
+
+/** `VITE_INSPECT=true` opens the inspector without `?inspect` in the address. */
+export const INSPECT_BY_DEFAULT: boolean = env.VITE_INSPECT === 'true';

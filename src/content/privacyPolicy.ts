@@ -1,0 +1,93 @@
+import { PRIVACY_EMAIL, PRODUCT_NAME, RETENTION } from '@/config/site';
+import type { LegalSection } from './types';
+
+/** Date the policy text last changed, shown under the title. */
+export const privacyPolicyUpdated = '2026-11-22';
+
+/** The privacy policy, sections 1 to 10 (spec §2, §3, §7, §9). Figures come from src/config/site.ts. */
+export const privacyPolicy: readonly LegalSection[] = [
+  {
+    id: 'who-we-are',
+    title: 'Who we are and what this policy covers',
+    paragraphs: [
+      `${PRODUCT_NAME} provides a web search API for agentic AI, retrieval-augmented generation and high-volume SaaS workloads. This policy explains what personal information we collect through this website, why, how long we keep it, and the rights you have over it, including under the California Consumer Privacy Act as amended by the California Privacy Rights Act (CCPA/CPRA).`,
+    ],
+  },
+  {
+    id: 'what-we-collect',
+    title: 'Information we collect',
+    paragraphs: [
+      'When you request a beta invite we collect what you type into the form: your name, work email, role, company, website, your use case, workloads, required capabilities, expected volume and peak queries per second (QPS), latency target, regions and languages, desired start date, budget range and notes, and your agreement to be contacted.',
+      'With each request our site also adds technical information:',
+    ],
+    bullets: [
+      'the time of submission;',
+      'your public IP address, looked up through a public IP-lookup service (if that lookup fails, no IP address is sent);',
+      'a browser identifier (browserId): a string made from a hash of your browser’s user agent, language, time-zone offset and screen size, plus a timestamp, stored in your browser’s local storage and reused for later requests;',
+      'your browser’s user agent, language, time zone and screen resolution.',
+    ],
+  },
+  {
+    id: 'how-we-use',
+    title: 'How we use your information',
+    paragraphs: [
+      'We use application data to review beta requests, contact you about the beta, size capacity for cohorts, and prevent duplicate or abusive requests. We use the browser identifier and device data to recognise repeat submissions and to detect fraud. We do not sell application data.',
+    ],
+  },
+  {
+    id: 'analytics',
+    title: 'Analytics, session recording and your opt-out',
+    paragraphs: [
+      'Unless you opt out, we use PostHog product analytics to count page views and page leaves and to record sessions (without content from other sites’ frames). Analytics runs in memory only: it sets no cookies, and profiles are created only for identified users. When you request an invite, an analytics event with the same data as your request is sent.',
+      'Sharing this data with an analytics provider may count as “sharing” under the CCPA. You can opt out at any time with the “Do Not Sell or Share My Personal Information” button in the footer of every page: we save your choice in your browser, stop analytics capture and session recording at once, and do not load analytics again on later visits. Submitting the invite form counts as agreeing to analytics again.',
+    ],
+  },
+  {
+    id: 'gpc',
+    title: 'Global Privacy Control (GPC)',
+    paragraphs: [
+      'If your browser sends the Global Privacy Control signal, we treat it as a request to opt out of sale and sharing: analytics is never loaded, whatever preference was saved before, and the footer confirms that the signal was honoured.',
+    ],
+  },
+  {
+    id: 'retention',
+    title: 'How long we keep information',
+    paragraphs: ['We keep information only as long as we need it:'],
+    bullets: [
+      `beta application data: up to ${RETENTION.applicationMonths} months;`,
+      `browser fingerprints (browser identifiers): up to ${RETENTION.browserFingerprintMonths} months;`,
+      'records of privacy requests: as long as the law requires us to show how we answered them.',
+    ],
+  },
+  {
+    id: 'sharing',
+    title: 'Who we share information with',
+    paragraphs: [
+      'We share information with service providers that host our site and forms, look up IP addresses and run product analytics, under contracts that limit their use of it to serving us. We disclose information when the law requires it. We do not sell personal information for money.',
+    ],
+  },
+  {
+    id: 'children',
+    title: 'Children',
+    paragraphs: [
+      `${PRODUCT_NAME} is not for people under ${RETENTION.minimumAge}. We do not knowingly collect information from anyone under ${RETENTION.minimumAge}; if you believe we have, contact us and we will delete it.`,
+    ],
+  },
+  {
+    id: 'your-rights',
+    title: 'Your rights under the CCPA/CPRA',
+    paragraphs: [
+      'You have the right to know and access the personal information we hold about you, to delete it, to correct it, to opt out of its sale or sharing, to receive it in a portable format, and not to be discriminated against for using these rights.',
+      `Send a request with our privacy request form. We confirm receipt and respond within ${RETENTION.privacyResponseDays} days. We may ask for information to verify your identity before we act on a request.`,
+    ],
+    link: { to: '/privacy-request', label: 'Submit a privacy request' },
+  },
+  {
+    id: 'contact',
+    title: 'Changes and contact',
+    paragraphs: [
+      'We will post any change to this policy on this page with a new date. For questions about this policy or your information, write to us at ' +
+        `${PRIVACY_EMAIL}.`,
+    ],
+  },
+];

@@ -1,0 +1,41 @@
+import { Faq } from '@/components/Faq';
+import { FeatureCard, featureGrid } from '@/components/FeatureCard';
+import { Hero } from '@/components/Hero';
+import { Pricing } from '@/components/Pricing';
+import { PRODUCT_NAME } from '@/config/site';
+import { features, inviteSection } from '@/content/home';
+import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/layout.css';
+
+/** `/` (spec §2): hero, feature cards, pricing, FAQ, invite request. */
+export function Home() {
+  return (
+    <>
+      <title>{`${PRODUCT_NAME} — web search API for agentic AI`}</title>
+      <Hero />
+      <section className={sectionAlt} aria-labelledby="features-title">
+        <div className={container}>
+          <h2 id="features-title" className={sectionTitle}>
+            Search that keeps up with your agents
+          </h2>
+          <ul className={featureGrid}>
+            {features.map((feature) => (
+              <li key={feature.id}>
+                <FeatureCard feature={feature} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+      <Pricing />
+      <Faq />
+      <section id="invite" className={section} aria-labelledby="invite-title">
+        <div className={container}>
+          <h2 id="invite-title" className={sectionTitle}>
+            {inviteSection.title}
+          </h2>
+          <p className={lede}>{inviteSection.intro}</p>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { SUBMIT_ENDPOINT } from '@/config/site';
+
+/** The invite request payload of spec §3. Optional fields are absent when empty (spec §5). */
+export interface InvitePayload {
+  fullName: string;
+  workEmail: string;
+  roleTitle: string;
+  companyName: string;
+  websiteUrl?: string;
+  useCaseDescription: string;
+  primaryWorkloads: string[];
+  mustHaveCapabilities: string[];
+  estimatedMonthlyQueries: string;
+  peakQPS: string;
+  targetLatency?: string;
+  keyRegionsLanguages?: string;
+  /** `YYYY-MM-DD`, as a date input gives it */
+  desiredStartDate?: string;
+  budgetRange?: string;
+  notes?: string;
+  consentGiven: boolean;
+}
+
+/** Client metadata added at submission (spec §3). */
+export interface ClientMetadata {
+  /** ISO 8601 timestamp */
+  submittedAt: string;
+  /** public IP from the lookup of spec §7.2; null when it failed */
+  clientIP: string | null;
+  browserId: string;
+  userAgent: string;
+  browserLanguage: string;
+  /** IANA time-zone name, e.g. `Europe/Paris` */
+  timezone: string;
+  /** `WIDTHxHEIGHT` in CSS pixels */
+  screenResolution: string;
+}
+
+/** The JSON body of spec §7.1; the analytics event of §7.3 carries the same `data`. */
+export interface SubmissionBody {
+  event: 'invite_request';
+  data: InvitePayload & ClientMetadata;
+}
+
+/** Builds the body of spec §7.1 from a payload and its metadata. */
+export function buildSubmissionBody(payload: InvitePayload, metadata: ClientMetadata): SubmissionBody {
+  return { event: 'invite_request', data: { ...payload, ...metadata } };
+}
+
+/**
+ * POSTs a submission to `VITE_SUBMIT_ENDPOINT` as JSON (spec §7.1). Both forms use it.
+ * Only the status is checked; the response body is not read.
+ * @throws Error `HTTP error! status: {code}` for a non-success status (spec §8);
+ *   the fetch error itself (e.g. `Failed to fetch`) when the request cannot be made.
+ */
+export async function postSubmission(body: SubmissionBody, signal?: AbortSignal): Promise<void> {
+  const response = await fetch(SUBMIT_ENDPOINT, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!response.ok) throw new Error(`HTTP error! status: ${response.status}`);
+}
+
+/**
+ * The message of spec §8 for a failed submission: the error's own message, else 'Unknown error occurred'.
+ * @param error - whatever the submission threw
+ */
+export function submissionErrorMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === 'string' && error) return error;
+  return 'Unknown error occurred';
+}

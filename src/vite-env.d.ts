@@ -1,0 +1,13 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  readonly VITE_SUBMIT_ENDPOINT?: string;
+  readonly VITE_IP_LOOKUP_URL?: string;
+  readonly VITE_POSTHOG_KEY?: string;
+  readonly VITE_POSTHOG_HOST?: string;
+  readonly VITE_INSPECT?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

@@ -1,0 +1,114 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+const routes = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you', '/no-such-page'];
+
+/** Collects console errors and uncaught exceptions of a page. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test.describe('every route in a real browser', () => {
+  for (const route of routes) {
+    test(`${route} loads with its heading and no console error`, async ({ page }) => {
+      const errors = watchErrors(page);
+      await page.goto(route);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+      await expect(page.getByRole('banner')).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toBeVisible();
+      expect(errors).toEqual([]);
+    });
+  }
+
+  test('clicking Pricing on /privacy lands on /#pricing with the section in view', async ({ page }) => {
+    await page.goto('/privacy');
+    await page.getByRole('banner').getByRole('link', { name: 'Pricing' }).click();
+    await expect(page).toHaveURL(/\/#pricing$/);
+    await expect(page.locator('#pricing')).toBeInViewport();
+  });
+
+  test('opening /#faq directly scrolls to the FAQ', async ({ page }) => {
+    await page.goto('/#faq');
+    await expect(page.locator('#faq')).toBeInViewport();
+  });
+
+  test('browsing every route sends no request off this machine', async ({ page }) => {
+    const offMachine: string[] = [];
+    page.on('request', (request) => {
+      const { hostname, protocol } = new URL(request.url());
+      if (protocol !== 'data:' && hostname !== '127.0.0.1') offMachine.push(request.url());
+    });
+    for (const route of routes) {
+      await page.goto(route);
+      await page.waitForLoadState('networkidle');
+    }
+    expect(offMachine).toEqual([]);
+  });
+});
+
+test.describe('accessibility', () => {
+  for (const width of [375, 1280]) {
+    for (const route of routes) {
+      test(`axe finds no WCAG 2.2 AA violation on ${route} at ${width} px`, async ({ page }) => {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(route);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        const results = await new AxeBuilder({ page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+          .analyze();
+        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      });
+    }
+  }
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`colour contrast holds in the ${scheme} scheme`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const route of ['/', '/privacy-request']) {
+        await page.goto(route);
+        const results = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+        expect(results.violations.map((v) => v.nodes.map((n) => n.target.join(' ')).join(', '))).toEqual([]);
+      }
+    });
+  }
+
+  test('a keyboard user reaches the header, every home link and button, then the footer, with visible focus', async ({ page }) => {
+    await page.goto('/');
+    const reached: string[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        return {
+          name: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' '),
+          visible: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        };
+      });
+      if (!focused) break;
+      expect(focused.visible, `focus is visible on "${focused.name}"`).toBe(true);
+      reached.push(focused.name);
+      if (focused.name === 'Request invite' && reached.filter((n) => n === 'Request invite').length === 2) break;
+    }
+    expect(reached.slice(0, 5)).toEqual(['Skip to content', 'Sonde', 'Pricing', 'FAQ', 'Request invite']);
+    expect(reached).toContain('Request an invite');
+    expect(reached).toContain('See pricing');
+    expect(reached).toContain('Privacy Policy');
+    expect(reached).toContain('Terms of Service');
+    expect(reached).toContain('Do Not Sell or Share My Personal Information');
+  });
+
+  test('the skip link moves focus to the main content', async ({ page }) => {
+    await page.goto('/terms');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('main')).toBeFocused();
+  });
+});

@@ -1,0 +1,33 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import { App } from '@/app/App';
+
+/** Reports the address (path + hash) the visitor would see in the address bar. */
+function AddressBar({ onChange }: { onChange: (address: string) => void }) {
+  const { pathname, hash } = useLocation();
+  useEffect(() => onChange(`${pathname}${hash}`), [pathname, hash, onChange]);
+  return null;
+}
+
+/**
+ * Renders the whole app (providers, layout, routes) at `path` in a memory router, as a visitor would
+ * arrive there. `location()` reads the current path + hash, to assert navigation.
+ * With `fakeTimers`, user-event advances Vitest's fake clock.
+ */
+export function renderApp(path = '/', options: { fakeTimers?: boolean } = {}) {
+  const user = userEvent.setup(options.fakeTimers ? { advanceTimers: (ms) => vi.advanceTimersByTime(ms) } : {});
+  let address = path;
+  const record = (next: string) => {
+    address = next;
+  };
+  const result = render(
+    <MemoryRouter initialEntries={[path]}>
+      <App />
+      <AddressBar onChange={record} />
+    </MemoryRouter>,
+  );
+  return { ...result, user, location: () => address };
+}

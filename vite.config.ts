@@ -1,0 +1,15 @@
+import { fileURLToPath, URL } from 'node:url';
+import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { submissionsInbox } from './server/inboxPlugin.ts';
+
+export default defineConfig({
+  plugins: [react(), vanillaExtractPlugin(), submissionsInbox()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: { host: '127.0.0.1', port: 5173 },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  build: { target: 'es2022', sourcemap: false },
+});
