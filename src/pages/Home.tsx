@@ -1,6 +1,7 @@
 import { Faq } from '@/components/Faq';
 import { FeatureCard, featureGrid } from '@/components/FeatureCard';
 import { Hero } from '@/components/Hero';
+import { InviteForm } from '@/components/InviteForm';
 import { Pricing } from '@/components/Pricing';
 import { PRODUCT_NAME } from '@/config/site';
 import { features, inviteSection } from '@/content/home';
@@ -34,6 +35,7 @@ export function Home() {
             {inviteSection.title}
           </h2>
           <p className={lede}>{inviteSection.intro}</p>
+          <InviteForm />
         </div>
       </section>
     </>

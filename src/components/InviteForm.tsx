@@ -1,0 +1,90 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
+import { invitePayloadFromFormData } from '@/forms/invitePayload';
+import { button } from '@/styles/button.css';
+import { inviteMachine } from '../../machines/inviteMachine';
+import { Checkbox, CheckboxGroup, TextField, fieldset, formActions, formLayout, legend } from './FormFields';
+import * as styles from './FormFields.css';
+
+/**
+ * The invite request form (spec §3, §5) driven by `inviteMachine` (spec §4): every input is named after
+ * its payload field; the browser enforces §5; on `submitted` the visitor goes to /thank-you.
+ */
+export function InviteForm() {
+  const actor = useActorRef(inviteMachine);
+  const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
+  const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    // spec §4: to /thank-you whether or not the submission succeeded
+    if (isSubmitted) navigate('/thank-you');
+  }, [isSubmitted, navigate]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    actor.send({ type: 'form.submit', payload: invitePayloadFromFormData(new FormData(event.currentTarget)) });
+  };
+
+  return (
+    <form
+      className={formLayout}
+      onSubmit={submit}
+      onFocus={() => actor.send({ type: 'form.engage' })}
+      aria-labelledby="invite-title"
+    >
+      <p className={styles.hint}>{copy.requiredNote}</p>
+      <fieldset className={fieldset}>
+        <legend className={legend}>{copy.groups.about}</legend>
+        <TextField name="fullName" label={copy.fullName} required autoComplete="name" />
+        <TextField name="workEmail" label={copy.workEmail} type="email" required autoComplete="email" />
+        <TextField name="roleTitle" label={copy.roleTitle} required autoComplete="organization-title" />
+        <TextField name="companyName" label={copy.companyName} required autoComplete="organization" />
+        <TextField name="websiteUrl" label={copy.websiteUrl} type="url" autoComplete="url" hint={copy.websiteUrlHint} />
+      </fieldset>
+      <fieldset className={fieldset}>
+        <legend className={legend}>{copy.groups.workload}</legend>
+        <TextField
+          name="useCaseDescription"
+          label={copy.useCaseDescription}
+          required
+          rows={4}
+          hint={copy.useCaseDescriptionHint}
+        />
+        {/* spec §5: no workload checkbox is required, so the group carries no required marker */}
+        <CheckboxGroup name="primaryWorkloads" legend={copy.primaryWorkloads} options={PRIMARY_WORKLOADS} />
+        <CheckboxGroup name="mustHaveCapabilities" legend={copy.mustHaveCapabilities} options={MUST_HAVE_CAPABILITIES} />
+        <TextField
+          name="estimatedMonthlyQueries"
+          label={copy.estimatedMonthlyQueries}
+          required
+          placeholder={copy.estimatedMonthlyQueriesPlaceholder}
+        />
+        <TextField name="peakQPS" label={copy.peakQPS} required placeholder={copy.peakQPSPlaceholder} />
+        <TextField name="targetLatency" label={copy.targetLatency} placeholder={copy.targetLatencyPlaceholder} />
+        <TextField
+          name="keyRegionsLanguages"
+          label={copy.keyRegionsLanguages}
+          placeholder={copy.keyRegionsLanguagesPlaceholder}
+        />
+      </fieldset>
+      <fieldset className={fieldset}>
+        <legend className={legend}>{copy.groups.logistics}</legend>
+        <TextField name="desiredStartDate" label={copy.desiredStartDate} type="date" />
+        <TextField name="budgetRange" label={copy.budgetRange} placeholder={copy.budgetRangePlaceholder} />
+        <TextField name="notes" label={copy.notes} rows={3} />
+      </fieldset>
+      <Checkbox name="consentGiven" required>
+        I agree to be contacted about the beta and accept the trial <Link to="/terms">terms</Link>/
+        <Link to="/privacy">privacy policy</Link>.
+      </Checkbox>
+      <div className={formActions}>
+        <button type="submit" className={button({ tone: 'primary' })} disabled={isSubmitting}>
+          {isSubmitting ? copy.submitting : copy.submit}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import { E2E_CLIENT_IP, expect, fillInviteForm, storedSubmissions, test, uniqueEmail } from './fixtures';
+
+test.describe('invite request against the real local inbox', () => {
+  test('a visitor fills the form, lands on /thank-you, and the inbox holds the submission', async ({ page }) => {
+    const email = uniqueEmail('invite');
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, email);
+    await form.getByRole('textbox', { name: /Company website/ }).fill('https://analytical.example');
+    await form.getByRole('checkbox', { name: 'RAG', exact: true }).check();
+    await form.getByRole('checkbox', { name: 'Streaming results' }).check();
+    await form.getByLabel('Desired start date').fill('2027-02-01');
+    await form.getByRole('button', { name: 'Request invite' }).click();
+
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Request received' })).toBeVisible();
+
+    const mine = (await storedSubmissions()).filter((s) => s.data.workEmail === email);
+    expect(mine).toHaveLength(1);
+    const { data, event } = mine[0]!;
+    expect(event).toBe('invite_request');
+    expect(data).toMatchObject({
+      fullName: 'Ada Lovelace',
+      roleTitle: 'Staff engineer',
+      companyName: 'Analytical Engines',
+      websiteUrl: 'https://analytical.example',
+      useCaseDescription: 'A research agent that cites fresh sources.',
+      primaryWorkloads: ['RAG'],
+      mustHaveCapabilities: ['Streaming results'],
+      estimatedMonthlyQueries: '50M',
+      peakQPS: '1000 QPS',
+      desiredStartDate: '2027-02-01',
+      consentGiven: true,
+      clientIP: E2E_CLIENT_IP,
+      browserLanguage: expect.any(String),
+      timezone: expect.any(String),
+      screenResolution: expect.stringMatching(/^\d+x\d+$/),
+      browserId: expect.stringMatching(/^sonde_[0-9a-f]{16}_/),
+    });
+    for (const key of ['targetLatency', 'keyRegionsLanguages', 'budgetRange', 'notes']) expect(data).not.toHaveProperty(key);
+  });
+
+  test('the browser refuses an invalid email and sends nothing', async ({ page }) => {
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, 'not-an-email');
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    await expect(page).toHaveURL(/\/#invite$/);
+    const valid = await form.getByRole('textbox', { name: 'Work email' }).evaluate((el) => (el as HTMLInputElement).validity.valid);
+    expect(valid).toBe(false);
+    expect(posts).toEqual([]);
+  });
+
+  test('reaches /thank-you even when the endpoint fails (spec §4, §8)', async ({ page }) => {
+    await page.route('**/api/submissions', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, uniqueEmail('invite-500'));
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+  });
+});

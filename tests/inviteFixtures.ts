@@ -1,0 +1,50 @@
+import { screen, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import type { InvitePayload } from '@/services/submission';
+
+/** What a visitor types in the invite form in most tests. */
+export const visitor = {
+  fullName: 'Ada Lovelace',
+  workEmail: 'ada@example.com',
+  roleTitle: 'Staff engineer',
+  companyName: 'Analytical Engines',
+  useCaseDescription: 'Research agent that cites fresh sources.',
+  estimatedMonthlyQueries: '5M',
+  peakQPS: '100 QPS',
+};
+
+/** The payload those answers give (spec §3): no optional field, no checkbox. */
+export const visitorPayload: InvitePayload = {
+  ...visitor,
+  primaryWorkloads: [],
+  mustHaveCapabilities: [],
+  consentGiven: true,
+};
+
+/** The invite form on the page. */
+export function inviteFormElement(): HTMLElement {
+  return screen.getByRole('form', { name: 'Request an invite' });
+}
+
+/** Fills the required fields (and ticks consent) as a visitor would. */
+export async function fillRequiredInviteFields(user: UserEvent, answers: Partial<typeof visitor> = {}) {
+  const form = within(inviteFormElement());
+  const values = { ...visitor, ...answers };
+  await user.type(form.getByRole('textbox', { name: 'Full name' }), values.fullName);
+  await user.type(form.getByRole('textbox', { name: 'Work email' }), values.workEmail);
+  await user.type(form.getByRole('textbox', { name: 'Role / title' }), values.roleTitle);
+  await user.type(form.getByRole('textbox', { name: 'Company' }), values.companyName);
+  await user.type(form.getByRole('textbox', { name: 'What will you build with Sonde?' }), values.useCaseDescription);
+  await user.type(form.getByRole('textbox', { name: 'Estimated monthly queries' }), values.estimatedMonthlyQueries);
+  await user.type(form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }), values.peakQPS);
+  await user.click(
+    form.getByRole('checkbox', {
+      name: 'I agree to be contacted about the beta and accept the trial terms/privacy policy.',
+    }),
+  );
+}
+
+/** The invite form's submit button, whatever it reads. */
+export function inviteSubmitButton(): HTMLElement {
+  return within(inviteFormElement()).getByRole('button', { name: /Request invite|Submitting/ });
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import type { SubmissionBody } from '@/services/submission';
+import { inviteMachine } from '../../machines/inviteMachine';
+import { visitorPayload } from '../inviteFixtures';
+
+/** The machine with its network actors replaced: the lookup answers at once, the POST as told. */
+function start(post: (body: SubmissionBody) => Promise<void>, lookUp: () => Promise<string | null> = async () => '198.51.100.4') {
+  const sent: SubmissionBody[] = [];
+  const machine = inviteMachine.provide({
+    actors: {
+      lookUpClientIp: fromPromise(lookUp),
+      submitInviteRequest: fromPromise<void, SubmissionBody>(({ input }) => {
+        sent.push(input);
+        return post(input);
+      }),
+    },
+  });
+  const actor = createActor(machine).start();
+  return { actor, sent };
+}
+
+describe('inviteMachine (spec §4)', () => {
+  it('goes idle → submitting → submitted when the endpoint succeeds', async () => {
+    const { actor, sent } = start(async () => {});
+    expect(actor.getSnapshot().matches({ form: 'idle' })).toBe(true);
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    expect(actor.getSnapshot().matches({ form: 'submitting' })).toBe(true);
+    const done = await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
+    expect(done.context.error).toBeNull();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ event: 'invite_request', data: { ...visitorPayload, clientIP: '198.51.100.4' } });
+  });
+
+  it('still reaches submitted when the endpoint fails, keeping and logging the error (spec §8)', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { actor } = start(async () => {
+      throw new Error('HTTP error! status: 500');
+    });
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    const done = await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
+    expect(done.context.error).toBe('HTTP error! status: 500');
+    expect(log).toHaveBeenCalledWith('[invite] submission failed:', 'HTTP error! status: 500');
+  });
+
+  it('sends one request however often the form is submitted while submitting', async () => {
+    let release = () => {};
+    const { actor, sent } = start(() => new Promise<void>((resolve) => (release = resolve)));
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    await waitFor(actor, (s) => s.matches({ form: { submitting: 'sending' } }));
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    release();
+    await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
+    expect(sent).toHaveLength(1);
+  });
+
+  it('starts the IP lookup when the visitor engages, and sends null when it times out after 5000 ms', async () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const lookUp = vi.fn(() => new Promise<string | null>(() => {}));
+    const { actor, sent } = start(async () => {}, lookUp);
+    actor.send({ type: 'form.engage' });
+    expect(lookUp).toHaveBeenCalledTimes(1);
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    expect(actor.getSnapshot().matches({ form: { submitting: 'awaitingClientIp' } })).toBe(true);
+    vi.advanceTimersByTime(4999);
+    expect(sent).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.data.clientIP).toBeNull();
+    vi.useRealTimers();
+    await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
+  });
+
+  it('emits invite.submitted with the body as sent, for consent and analytics', async () => {
+    const { actor, sent } = start(async () => {});
+    const emitted: SubmissionBody[] = [];
+    actor.on('invite.submitted', (event) => emitted.push(event.body));
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
+    expect(emitted).toEqual(sent);
+  });
+});

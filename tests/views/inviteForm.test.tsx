@@ -1,0 +1,231 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS, SUBMIT_ENDPOINT } from '@/config/site';
+import { ipLookupUrl, MOCK_CLIENT_IP, receivedSubmissions } from '../../mocks/handlers';
+import { server } from '../../mocks/node';
+import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
+import { renderApp } from '../renderApp';
+
+type Body = { event: string; data: Record<string, unknown> };
+
+/** Holds every POST until `release()`, answering with `status`; records the bodies. */
+function holdSubmissions(status = 201) {
+  const bodies: Body[] = [];
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  server.use(
+    http.post(SUBMIT_ENDPOINT, async ({ request }) => {
+      bodies.push((await request.json()) as Body);
+      await released;
+      return new HttpResponse(null, { status });
+    }),
+  );
+  return { bodies, release };
+}
+
+describe('invite form (spec §3, §5)', () => {
+  it('has every field of §3 in order, labelled and named after the payload', () => {
+    renderApp('/');
+    const form = inviteFormElement();
+    const names = [...form.querySelectorAll('input, textarea')].map((el) => el.getAttribute('name'));
+    const unique = names.filter((name, i) => names.indexOf(name) === i);
+    expect(unique).toEqual([
+      'fullName',
+      'workEmail',
+      'roleTitle',
+      'companyName',
+      'websiteUrl',
+      'useCaseDescription',
+      'primaryWorkloads',
+      'mustHaveCapabilities',
+      'estimatedMonthlyQueries',
+      'peakQPS',
+      'targetLatency',
+      'keyRegionsLanguages',
+      'desiredStartDate',
+      'budgetRange',
+      'notes',
+      'consentGiven',
+    ]);
+    const f = within(form);
+    for (const name of ['fullName', 'workEmail', 'roleTitle', 'companyName', 'useCaseDescription', 'estimatedMonthlyQueries', 'peakQPS']) {
+      expect(form.querySelector(`[name="${name}"]`), name).toBeRequired();
+    }
+    for (const name of ['websiteUrl', 'targetLatency', 'keyRegionsLanguages', 'desiredStartDate', 'budgetRange', 'notes']) {
+      expect(form.querySelector(`[name="${name}"]`), name).not.toBeRequired();
+    }
+    expect(f.getByRole('textbox', { name: 'Work email' })).toHaveAttribute('type', 'email');
+    expect(f.getByRole('textbox', { name: /Company website/ })).toHaveAttribute('type', 'url');
+    expect(f.getByLabelText('Desired start date')).toHaveAttribute('type', 'date');
+    expect(f.getByRole('textbox', { name: /What will you build/ })).toHaveAttribute('rows', '4');
+    expect(f.getByRole('textbox', { name: 'Anything else?' })).toHaveAttribute('rows', '3');
+    expect(f.getByRole('textbox', { name: 'Estimated monthly queries' })).toHaveAttribute('placeholder', '5M, 50M, 100M+');
+    expect(f.getByRole('textbox', { name: 'Peak queries per second (QPS)' })).toHaveAttribute('placeholder', '100 QPS, 1000 QPS');
+    expect(f.getByRole('textbox', { name: 'Target latency' })).toHaveAttribute('placeholder', '50ms/100ms');
+    expect(f.getByRole('textbox', { name: 'Key regions and languages' })).toHaveAttribute('placeholder', 'US, EU, APAC; EN, FR, DE');
+    expect(f.getByRole('textbox', { name: 'Budget range' })).toHaveAttribute('placeholder', '$1k-5k/mo, $10k+/mo');
+
+    const workloads = f.getByRole('group', { name: 'Primary workloads' });
+    expect(within(workloads).getAllByRole('checkbox').map((c) => (c as HTMLInputElement).value)).toEqual([
+      'Agentic automation',
+      'RAG',
+      'Monitoring & alerts',
+      'Research & analysis',
+      'Other',
+    ]);
+    for (const box of within(workloads).getAllByRole('checkbox')) expect(box).not.toBeRequired();
+    const capabilities = f.getByRole('group', { name: 'Must-have capabilities' });
+    expect(within(capabilities).getAllByRole('checkbox').map((c) => (c as HTMLInputElement).value)).toEqual([
+      'Tunable ranking',
+      'Hybrid retrieval',
+      'Streaming results',
+      'Multilingual coverage',
+      'Logs & exports',
+      'Compliance addendum',
+    ]);
+    const consent = f.getByRole('checkbox', {
+      name: 'I agree to be contacted about the beta and accept the trial terms/privacy policy.',
+    });
+    expect(consent).toBeRequired();
+    expect(f.getByRole('link', { name: 'terms' })).toHaveAttribute('href', '/terms');
+    expect(f.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy');
+  });
+
+  it('sends nothing while a required field is empty (the browser enforces §5)', async () => {
+    const { user, location } = renderApp('/');
+    await user.type(within(inviteFormElement()).getByRole('textbox', { name: 'Full name' }), 'Ada');
+    await user.click(inviteSubmitButton());
+    expect(location()).toBe('/');
+    expect(receivedSubmissions).toHaveLength(0);
+  });
+
+  it('POSTs the payload with the client metadata, leaving empty optional fields out, then shows /thank-you', async () => {
+    const { user, location } = renderApp('/');
+    const form = within(inviteFormElement());
+    await fillRequiredInviteFields(user);
+    await user.click(form.getByRole('checkbox', { name: 'RAG' }));
+    await user.click(form.getByRole('checkbox', { name: 'Agentic automation' }));
+    await user.click(form.getByRole('checkbox', { name: 'Logs & exports' }));
+    await user.type(form.getByRole('textbox', { name: 'Target latency' }), '50ms');
+    await user.type(form.getByLabelText('Desired start date'), '2027-01-15');
+    await user.click(inviteSubmitButton());
+
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
+    expect(receivedSubmissions).toHaveLength(1);
+    const body = receivedSubmissions[0] as Body;
+    expect(body.event).toBe('invite_request');
+    expect(body.data).toEqual({
+      ...visitor,
+      primaryWorkloads: ['Agentic automation', 'RAG'],
+      mustHaveCapabilities: ['Logs & exports'],
+      targetLatency: '50ms',
+      desiredStartDate: '2027-01-15',
+      consentGiven: true,
+      submittedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      clientIP: MOCK_CLIENT_IP,
+      browserId: localStorage.getItem(STORAGE_KEYS.browserId),
+      userAgent: navigator.userAgent,
+      browserLanguage: navigator.language,
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      screenResolution: expect.stringMatching(/^\d+x\d+$/),
+    });
+    for (const key of ['websiteUrl', 'keyRegionsLanguages', 'budgetRange', 'notes']) expect(body.data).not.toHaveProperty(key);
+  });
+
+  it("reads 'Submitting...' and is disabled while the request is pending; one press, one request", async () => {
+    const { bodies, release } = holdSubmissions();
+    const { user, location } = renderApp('/');
+    await fillRequiredInviteFields(user);
+    await user.click(inviteSubmitButton());
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    const button = inviteSubmitButton();
+    expect(button).toHaveTextContent('Submitting...');
+    expect(button).toBeDisabled();
+    await user.click(button);
+    await act(async () => inviteFormElement().dispatchEvent(new Event('submit', { bubbles: true, cancelable: true })));
+    expect(bodies).toHaveLength(1);
+    release();
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('goes to /thank-you after a 500 (the error is not shown, spec §8)', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.post(SUBMIT_ENDPOINT, () => new HttpResponse(null, { status: 500 })));
+    const { user, location } = renderApp('/');
+    await fillRequiredInviteFields(user);
+    await user.click(inviteSubmitButton());
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(error).toHaveBeenCalledWith('[invite] submission failed:', 'HTTP error! status: 500');
+  });
+
+  it('goes to /thank-you after a network error', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.post(SUBMIT_ENDPOINT, () => HttpResponse.error()));
+    const { user, location } = renderApp('/');
+    await fillRequiredInviteFields(user);
+    await user.click(inviteSubmitButton());
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect(error).toHaveBeenCalledWith('[invite] submission failed:', expect.stringMatching(/fetch/i));
+  });
+
+  it('sends clientIP null when the IP service fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    server.use(http.get(ipLookupUrl, () => new HttpResponse('nope', { status: 503 })));
+    const { user, location } = renderApp('/');
+    await fillRequiredInviteFields(user);
+    await user.click(inviteSubmitButton());
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect((receivedSubmissions[0] as Body).data.clientIP).toBeNull();
+  });
+
+  it('waits at most 5000 ms for a hanging IP service, then sends clientIP null', async () => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    server.use(http.get(ipLookupUrl, () => delay('infinite')));
+    const { bodies } = holdSubmissions();
+    const { user } = renderApp('/', { fakeTimers: true });
+    await user.click(within(inviteFormElement()).getByRole('textbox', { name: 'Full name' }));
+    // The lookup started on first focus: filling the form takes no fake time, so it has not answered yet.
+    await fillRequiredInviteFields(user);
+    await user.click(inviteSubmitButton());
+    expect(inviteSubmitButton()).toHaveTextContent('Submitting...');
+    await act(async () => vi.advanceTimersByTimeAsync(4900));
+    expect(bodies).toHaveLength(0);
+    await act(async () => vi.advanceTimersByTimeAsync(100));
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]!.data.clientIP).toBeNull();
+  });
+
+  it('reuses the browserId across two submissions', async () => {
+    const first = renderApp('/');
+    await fillRequiredInviteFields(first.user);
+    await first.user.click(inviteSubmitButton());
+    await waitFor(() => expect(first.location()).toBe('/thank-you'));
+    first.unmount();
+    const second = renderApp('/');
+    await fillRequiredInviteFields(second.user, { fullName: 'Grace Hopper' });
+    await second.user.click(inviteSubmitButton());
+    await waitFor(() => expect(second.location()).toBe('/thank-you'));
+    const [a, b] = receivedSubmissions as Body[];
+    expect(b!.data.fullName).toBe('Grace Hopper');
+    expect(b!.data.browserId).toBe(a!.data.browserId);
+    expect(a!.data.browserId).toMatch(/^sonde_[0-9a-f]{16}_/);
+  });
+
+  it('sends a temporary browserId when local storage throws', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+      throw new DOMException('blocked', 'SecurityError');
+    });
+    const { user, location } = renderApp('/');
+    await fillRequiredInviteFields(user);
+    await user.click(inviteSubmitButton());
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect((receivedSubmissions[0] as Body).data.browserId).toMatch(/^sonde_tmp_[0-9a-f]{16}_/);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('temporary browserId'), expect.anything());
+  });
+});
