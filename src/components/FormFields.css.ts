@@ -82,3 +82,7 @@ export const alert = style({
 });
 
 export const alertTitle = style({ margin: 0, fontWeight: 700, color: vars.color.danger });
+
+export const alertMessage = style({ margin: `${vars.space.xs} 0 0`, fontFamily: vars.font.mono });
+
+export const alertHelp = style({ margin: `${vars.space.xs} 0 0` });

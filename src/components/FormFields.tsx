@@ -86,12 +86,13 @@ export function Checkbox({ name, required, children }: { name: string; required?
   );
 }
 
-/** The red error box of spec §8, announced to screen readers. */
-export function ErrorAlert({ title, children }: { title: string; children: ReactNode }) {
+/** The red error box of spec §8, announced to screen readers (`role="alert"`): title, the error text, help. */
+export function ErrorAlert({ title, message, help }: { title: string; message: string; help?: string }) {
   return (
     <div role="alert" className={styles.alert}>
       <p className={styles.alertTitle}>{title}</p>
-      <p>{children}</p>
+      <p className={styles.alertMessage}>{message}</p>
+      {help && <p className={styles.alertHelp}>{help}</p>}
     </div>
   );
 }

@@ -1,14 +1,80 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { CheckboxGroup, ErrorAlert, TextField, fieldset, formActions, formLayout } from '@/components/FormFields';
 import { PRODUCT_NAME } from '@/config/site';
+import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
+import { PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
+import { button } from '@/styles/button.css';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
+import { privacyRequestMachine } from '../../machines/privacyRequestMachine';
+import * as styles from './PrivacyRequest.css';
 
-/** `/privacy-request` (spec §2, §3): privacy rights request (CCPA/CPRA). */
+/**
+ * `/privacy-request` (spec §2, §3, §4, §8): the privacy rights request form, driven by
+ * `privacyRequestMachine`. On failure the error shows in a red alert and every input keeps its value.
+ */
 export function PrivacyRequest() {
+  const actor = useActorRef(privacyRequestMachine);
+  const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
+  const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
+  const error = useSelector(actor, (s) => s.context.error);
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (isSubmitted) navigate('/thank-you');
+  }, [isSubmitted, navigate]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const request = privacyRequestFromFormData(new FormData(event.currentTarget));
+    actor.send({ type: 'form.submit', payload: privacyRequestToInvitePayload(request) });
+  };
+
   return (
     <div className={section}>
-      <title>{`Privacy rights request — ${PRODUCT_NAME}`}</title>
+      <title>{`${copy.title} — ${PRODUCT_NAME}`}</title>
       <div className={`${container} ${prose}`}>
-        <h1 className={pageTitle}>Privacy rights request</h1>
-        <p className={lede}>Use this form to exercise your rights under the CCPA/CPRA.</p>
+        <h1 id="privacy-request-title" className={pageTitle}>
+          {copy.title}
+        </h1>
+        <p className={lede}>{copy.intro}</p>
+        <p>
+          {copy.policyLinkBefore}
+          <Link to="/privacy">{copy.policyLink}</Link>. {copy.optOutNow}
+        </p>
+        <h2 className={styles.typesTitle}>{copy.typesTitle}</h2>
+        <dl className={styles.types}>
+          {PRIVACY_REQUEST_TYPES.map((type) => (
+            <div key={type}>
+              <dt className={styles.typeName}>{type}</dt>
+              <dd className={styles.typeMeaning}>{requestTypeMeanings[type]}</dd>
+            </div>
+          ))}
+        </dl>
+        <form
+          className={formLayout}
+          onSubmit={submit}
+          onFocus={() => actor.send({ type: 'form.engage' })}
+          aria-labelledby="privacy-request-title"
+        >
+          <p>{copy.requiredNote}</p>
+          <fieldset className={fieldset}>
+            <TextField name="fullName" label={copy.fullName} required autoComplete="name" />
+            <TextField name="email" label={copy.email} type="email" required autoComplete="email" hint={copy.emailHint} />
+            <TextField name="company" label={copy.company} autoComplete="organization" />
+            <CheckboxGroup name="requestType" legend={copy.requestType} options={PRIVACY_REQUEST_TYPES} />
+            <TextField name="additionalDetails" label={copy.additionalDetails} rows={4} />
+          </fieldset>
+          {error && (
+            <ErrorAlert title={copy.errorTitle} message={error} help={copy.errorAfter} />
+          )}
+          <div className={formActions}>
+            <button type="submit" className={button({ tone: 'primary' })} disabled={isSubmitting}>
+              {isSubmitting ? copy.submitting : copy.submit}
+            </button>
+          </div>
+        </form>
       </div>
     </div>
   );

@@ -63,12 +63,16 @@ export async function postSubmission(body: SubmissionBody, signal?: AbortSignal)
   if (!response.ok) throw new Error(`HTTP error! status: ${response.status}`);
 }
 
+/** Spec §8: the message of a submission failure that carries none of its own. */
+export const UNKNOWN_ERROR_MESSAGE = 'Unknown error occurred';
+
 /**
- * The message of spec §8 for a failed submission: the error's own message, else 'Unknown error occurred'.
+ * The message of spec §8 for a failed submission: the error's own message, else `fallback`.
  * @param error - whatever the submission threw
+ * @param fallback - 'Unknown error occurred' by default; the privacy form passes its own (spec §8)
  */
-export function submissionErrorMessage(error: unknown): string {
+export function submissionErrorMessage(error: unknown, fallback: string = UNKNOWN_ERROR_MESSAGE): string {
   if (error instanceof Error && error.message) return error.message;
   if (typeof error === 'string' && error) return error;
-  return 'Unknown error occurred';
+  return fallback;
 }

@@ -1,0 +1,33 @@
+import { RETENTION } from '@/config/site';
+
+/** Copy of /privacy-request (spec §2, §3, §9). */
+export const privacyRequestPage = {
+  title: 'Privacy rights request',
+  intro: `Use this form to exercise your rights under the California Consumer Privacy Act as amended by the CPRA. We confirm receipt and respond within ${RETENTION.privacyResponseDays} days, and may ask you to verify your identity first.`,
+  policyLinkBefore: 'What we collect and why is described in our ',
+  policyLink: 'privacy policy',
+  typesTitle: 'What each request type means',
+  optOutNow:
+    'To stop analytics in this browser straight away, use “Do Not Sell or Share My Personal Information” at the foot of any page.',
+  requiredNote: 'Fields marked * are required.',
+  fullName: 'Full name',
+  email: 'Email',
+  emailHint: 'The address we should answer, and the one you used with us if it differs.',
+  company: 'Company',
+  requestType: 'Request type',
+  additionalDetails: 'Additional details',
+  submit: 'Submit request',
+  submitting: 'Submitting...',
+  errorTitle: 'Your request was not sent',
+  errorAfter: 'What you typed is still here: check it and submit again.',
+} as const;
+
+/** What each request type of spec §3 asks for, in form order. */
+export const requestTypeMeanings: Record<string, string> = {
+  'Access/Know': 'Tell me what personal information you hold about me, where it came from and whom you shared it with.',
+  Delete: 'Delete the personal information you hold about me.',
+  Correct: 'Correct personal information about me that is inaccurate.',
+  'Opt-Out': 'Stop selling or sharing my personal information, including for analytics.',
+  'Data Portability': 'Send me my personal information in a portable, machine-readable format.',
+  Other: 'Anything else about your personal information: describe it in the details.',
+};

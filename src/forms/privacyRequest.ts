@@ -1,0 +1,59 @@
+import type { InvitePayload } from '@/services/submission';
+import { checkedValues, optionalText, requiredText } from './formData';
+
+/** Request types of the privacy form (spec §3), sent as these labels. */
+export const PRIVACY_REQUEST_TYPES = ['Access/Know', 'Delete', 'Correct', 'Opt-Out', 'Data Portability', 'Other'] as const;
+
+/** What the privacy request form holds (spec §3). */
+export interface PrivacyRequest {
+  fullName: string;
+  email: string;
+  company?: string;
+  /** selected request types, in form order; none is allowed (spec §5) */
+  requestType: string[];
+  additionalDetails?: string;
+}
+
+/** First line of the text block sent as useCaseDescription (spec §3). */
+export const PRIVACY_REQUEST_HEADING = 'CCPA Privacy Rights Request';
+
+/** Serialises the privacy request form (inputs named fullName, email, company, requestType, additionalDetails). */
+export function privacyRequestFromFormData(data: FormData): PrivacyRequest {
+  const request: PrivacyRequest = {
+    fullName: requiredText(data, 'fullName'),
+    email: requiredText(data, 'email'),
+    requestType: checkedValues(data, 'requestType'),
+  };
+  const company = optionalText(data, 'company');
+  const additionalDetails = optionalText(data, 'additionalDetails');
+  if (company) request.company = company;
+  if (additionalDetails) request.additionalDetails = additionalDetails;
+  return request;
+}
+
+/**
+ * Maps a privacy request onto the invite payload it is sent as (spec §3):
+ * roleTitle 'Privacy Request', companyName the company or 'N/A', useCaseDescription a block headed
+ * 'CCPA Privacy Rights Request' listing the request types and the details (or 'None provided'),
+ * primaryWorkloads ['Other'], no capabilities, 'N/A' volumes, notes 'CCPA RIGHTS REQUEST', consent true.
+ */
+export function privacyRequestToInvitePayload(request: PrivacyRequest): InvitePayload {
+  const types = request.requestType.length > 0 ? request.requestType.join(', ') : 'None selected';
+  return {
+    fullName: request.fullName,
+    workEmail: request.email,
+    roleTitle: 'Privacy Request',
+    companyName: request.company ?? 'N/A',
+    useCaseDescription: [
+      PRIVACY_REQUEST_HEADING,
+      `Request types: ${types}`,
+      `Details: ${request.additionalDetails ?? 'None provided'}`,
+    ].join('\n'),
+    primaryWorkloads: ['Other'],
+    mustHaveCapabilities: [],
+    estimatedMonthlyQueries: 'N/A',
+    peakQPS: 'N/A',
+    notes: 'CCPA RIGHTS REQUEST',
+    consentGiven: true,
+  };
+}

@@ -1,0 +1,57 @@
+import type { Page } from '@playwright/test';
+import { E2E_CLIENT_IP, expect, storedSubmissions, test, uniqueEmail } from './fixtures';
+
+async function fillPrivacyRequest(page: Page, email: string) {
+  const form = page.getByRole('form', { name: 'Privacy rights request' });
+  await form.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+  await form.getByRole('textbox', { name: 'Email' }).fill(email);
+  await form.getByRole('checkbox', { name: 'Delete' }).check();
+  await form.getByRole('checkbox', { name: 'Data Portability' }).check();
+  await form.getByRole('textbox', { name: 'Additional details' }).fill('Account from the 2026 beta.');
+  return form;
+}
+
+test.describe('privacy rights request in a real browser', () => {
+  test('is stored by the local inbox, mapped onto an invite request', async ({ page }) => {
+    const email = uniqueEmail('privacy');
+    await page.goto('/privacy-request');
+    const form = await fillPrivacyRequest(page, email);
+    await form.getByRole('button', { name: 'Submit request' }).click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+
+    const mine = (await storedSubmissions()).filter((s) => s.data.workEmail === email);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.data).toMatchObject({
+      fullName: 'Ada Lovelace',
+      roleTitle: 'Privacy Request',
+      companyName: 'N/A',
+      useCaseDescription: 'CCPA Privacy Rights Request\nRequest types: Delete, Data Portability\nDetails: Account from the 2026 beta.',
+      primaryWorkloads: ['Other'],
+      mustHaveCapabilities: [],
+      estimatedMonthlyQueries: 'N/A',
+      peakQPS: 'N/A',
+      notes: 'CCPA RIGHTS REQUEST',
+      consentGiven: true,
+      clientIP: E2E_CLIENT_IP,
+    });
+  });
+
+  test('a 500 shows the red alert and keeps the form filled', async ({ page }) => {
+    await page.route('**/api/submissions', (route) => route.fulfill({ status: 500, body: '' }));
+    const email = uniqueEmail('privacy-500');
+    await page.goto('/privacy-request');
+    const form = await fillPrivacyRequest(page, email);
+    await form.getByRole('button', { name: 'Submit request' }).click();
+
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('HTTP error! status: 500');
+    const border = await alert.evaluate((el) => getComputedStyle(el).borderTopColor);
+    expect(border).toBe('rgb(185, 28, 28)');
+    await expect(page).toHaveURL(/\/privacy-request$/);
+    await expect(form.getByRole('textbox', { name: 'Full name' })).toHaveValue('Ada Lovelace');
+    await expect(form.getByRole('textbox', { name: 'Email' })).toHaveValue(email);
+    await expect(form.getByRole('checkbox', { name: 'Delete' })).toBeChecked();
+    await expect(form.getByRole('textbox', { name: 'Additional details' })).toHaveValue('Account from the 2026 beta.');
+    await expect(form.getByRole('button', { name: 'Submit request' })).toBeEnabled();
+  });
+});
