@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router-dom';
 import { Footer } from '@/components/Footer';
 import { Header } from '@/components/Header';
+import { OptOutToast } from '@/components/OptOutToast';
 import * as styles from './Layout.css';
 import { useScrollToHash } from './useScrollToHash';
 
@@ -17,6 +18,7 @@ export function Layout() {
         <Outlet />
       </main>
       <Footer />
+      <OptOutToast />
     </div>
   );
 }

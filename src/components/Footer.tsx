@@ -1,12 +1,23 @@
 import { Link } from 'react-router-dom';
+import { ConsentContext, OptOutToastContext } from '@/app/providers';
 import { PRODUCT_NAME } from '@/config/site';
 import { button } from '@/styles/button.css';
 import { container } from '@/styles/layout.css';
 import * as styles from './Footer.css';
 
-/** Site footer (spec §2): tagline, Product, Company (with the opt-out button), Get started, copyright year. */
+/**
+ * Site footer (spec §2): tagline, Product, Company (with the opt-out button of spec §4), Get started,
+ * copyright year; and, when the browser sends GPC, the notice that the signal was honoured.
+ */
 export function Footer() {
   const year = new Date().getFullYear();
+  const consent = ConsentContext.useActorRef();
+  const toast = OptOutToastContext.useActorRef();
+  const gpcHonoured = ConsentContext.useSelector((s) => s.context.gpc);
+  const optOut = () => {
+    consent.send({ type: 'consent.optOut' });
+    toast.send({ type: 'toast.show' });
+  };
   return (
     <footer className={styles.footer}>
       <div className={container}>
@@ -48,11 +59,15 @@ export function Footer() {
                 </Link>
               </li>
               <li>
-                <button type="button" className={button({ tone: 'quiet' })}>
+                <button type="button" className={button({ tone: 'quiet' })} onClick={optOut}>
                   Do Not Sell or Share My Personal Information
                 </button>
               </li>
             </ul>
+            {gpcHonoured && (
+              // CCPA regulations §7025(c)(6): show that the opt-out preference signal was processed.
+              <p className={styles.gpcNotice}>✓ Opt-out preference signal honored (Global Privacy Control)</p>
+            )}
           </nav>
           <nav aria-labelledby="footer-get-started">
             <h2 id="footer-get-started" className={styles.columnTitle}>

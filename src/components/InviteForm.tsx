@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { ConsentContext } from '@/app/providers';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
 import { button } from '@/styles/button.css';
@@ -17,6 +18,17 @@ export function InviteForm() {
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
   const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
   const navigate = useNavigate();
+  const consent = ConsentContext.useActorRef();
+
+  useEffect(() => {
+    // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
+    // carries the same data as the body, and the consent machine sends it only while tracking is allowed.
+    const subscription = actor.on('invite.submitted', ({ body }) => {
+      consent.send({ type: 'consent.accept' });
+      consent.send({ type: 'analytics.capture', event: 'invite_request_submitted', properties: body.data });
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, consent]);
 
   useEffect(() => {
     // spec §4: to /thank-you whether or not the submission succeeded

@@ -1,0 +1,114 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, Request } from '@playwright/test';
+import { expect, fillInviteForm, test, uniqueEmail } from './fixtures';
+
+// The analytics build's PostHog host (playwright.config.ts): never resolvable, every request answered here.
+const POSTHOG_HOST = 'posthog.e2e.invalid';
+const OPT_OUT = 'Do Not Sell or Share My Personal Information';
+const CONFIRMATION = 'You have opted out of tracking. Your preference has been saved.';
+
+/** Answers every PostHog request locally and records it. */
+async function interceptPostHog(page: Page): Promise<Request[]> {
+  const requests: Request[] = [];
+  await page.route(`https://${POSTHOG_HOST}/**`, (route) => {
+    requests.push(route.request());
+    return route.fulfill({ status: 200, contentType: 'application/json', body: '{}' });
+  });
+  page.on('request', (request) => {
+    if (new URL(request.url()).hostname === POSTHOG_HOST && !requests.includes(request)) requests.push(request);
+  });
+  return requests;
+}
+
+/** Every storage key the page holds: cookies, localStorage and sessionStorage. */
+async function storageKeys(page: Page): Promise<string[]> {
+  const cookies = (await page.context().cookies()).map((c) => `cookie:${c.name}`);
+  const web = await page.evaluate(() => [
+    ...Object.keys(localStorage).map((k) => `local:${k}`),
+    ...Object.keys(sessionStorage).map((k) => `session:${k}`),
+  ]);
+  return [...cookies, ...web];
+}
+
+const postHogKey = /ph_|posthog|__ph/i;
+
+test.describe('tracking consent and PostHog in a real browser', () => {
+  test('a default visitor is tracked: PostHog requests are made', async ({ page }) => {
+    const requests = await interceptPostHog(page);
+    await page.goto('/');
+    await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    // memory persistence: PostHog keeps nothing in the browser's storage
+    expect((await storageKeys(page)).filter((k) => postHogKey.test(k))).toEqual([]);
+  });
+
+  test('with GPC on: no PostHog request over a visit and a submission, nothing stored, the notice shown', async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true, configurable: true });
+    });
+    const requests = await interceptPostHog(page);
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    await page.goto('/');
+    await expect(page.getByRole('contentinfo').getByText(/Opt-out preference signal honored/)).toBeVisible();
+    await page.goto('/privacy');
+    await page.getByRole('banner').getByRole('link', { name: 'Request invite' }).click();
+    const form = await fillInviteForm(page, uniqueEmail('gpc'));
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await page.waitForTimeout(1500);
+
+    expect(requests.map((r) => r.url())).toEqual([]);
+    expect(scripts.filter((url) => /module\.full|posthog/i.test(url))).toEqual([]);
+    expect((await storageKeys(page)).filter((k) => postHogKey.test(k))).toEqual([]);
+  });
+
+  test('opting out: confirmation for about 3 s, no PostHog request after it, and "rejected" survives a reload', async ({ page }) => {
+    const requests = await interceptPostHog(page);
+    await page.goto('/');
+    await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+
+    await page.getByRole('contentinfo').getByRole('button', { name: OPT_OUT }).click();
+    const clickedAt = Date.now();
+    const afterOptOut = requests.length;
+    const status = page.getByRole('status');
+    await expect(status).toHaveText(CONFIRMATION);
+    await expect(status).toHaveText('', { timeout: 5_000 });
+    const shownFor = Date.now() - clickedAt;
+    expect(shownFor).toBeGreaterThanOrEqual(2_500);
+    expect(shownFor).toBeLessThan(4_500);
+
+    // route changes and a page leave after the opt-out send nothing
+    await page.getByRole('banner').getByRole('link', { name: 'FAQ' }).click();
+    await page.goto('/terms');
+    await page.waitForTimeout(1000);
+    expect(requests.slice(afterOptOut).map((r) => r.url())).toEqual([]);
+
+    await page.reload();
+    expect(await page.evaluate(() => localStorage.getItem('sonde.trackingConsent'))).toBe('rejected');
+    await page.waitForTimeout(1500);
+    expect(requests.slice(afterOptOut).map((r) => r.url())).toEqual([]);
+    expect((await storageKeys(page)).filter((k) => postHogKey.test(k))).toEqual([]);
+  });
+
+  test('the toast does not take focus, passes axe, and can be dismissed', async ({ page }) => {
+    await interceptPostHog(page);
+    await page.goto('/');
+    const button = page.getByRole('contentinfo').getByRole('button', { name: OPT_OUT });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status')).toHaveText(CONFIRMATION);
+    await expect(button).toBeFocused();
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+    expect(axe.violations.map((v) => v.id)).toEqual([]);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByRole('status')).toHaveText('');
+  });
+
+  test('declares GPC support at /.well-known/gpc.json', async ({ request }) => {
+    const response = await request.get('/.well-known/gpc.json');
+    expect(response.ok()).toBe(true);
+    expect(await response.json()).toEqual({ gpc: true, lastUpdate: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+  });
+});

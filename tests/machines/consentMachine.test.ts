@@ -1,0 +1,102 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { STORAGE_KEYS } from '@/config/site';
+import { readGpcSignal, readStoredConsent } from '@/services/consentStore';
+import { consentMachine, DEFAULT_CONSENT, type ConsentInput } from '../../machines/consentMachine';
+
+/** The consent machine with the analytics side effects recorded instead of run. */
+function start(input: ConsentInput) {
+  const analytics: string[] = [];
+  const machine = consentMachine.provide({
+    actions: {
+      enableAnalytics: () => analytics.push('enable'),
+      disableAnalytics: () => analytics.push('disable'),
+      captureEvent: ({ event }) => {
+        if (event.type === 'analytics.capture') analytics.push(`capture ${event.event}`);
+      },
+    },
+  });
+  return { actor: createActor(machine, { input }).start(), analytics };
+}
+
+type Stored = 'none' | 'accepted' | 'rejected' | 'storage throws';
+
+/** Puts the browser in the given state and reads the machine's input from it, as the app does. */
+function browserInput(stored: Stored, gpc: boolean): ConsentInput {
+  if (stored === 'storage throws') {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+      throw new DOMException('blocked', 'SecurityError');
+    });
+  } else if (stored !== 'none') {
+    localStorage.setItem(STORAGE_KEYS.consent, stored);
+  }
+  Object.defineProperty(navigator, 'globalPrivacyControl', { value: gpc, configurable: true });
+  return { stored: readStoredConsent(), gpc: readGpcSignal() };
+}
+
+describe('consentMachine (spec §4, §7.3)', () => {
+  it.each<[Stored, boolean, 'accepted' | 'rejected']>([
+    ['none', false, 'accepted'],
+    ['accepted', false, 'accepted'],
+    ['rejected', false, 'rejected'],
+    ['storage throws', false, 'accepted'],
+    ['none', true, 'rejected'],
+    ['accepted', true, 'rejected'],
+    ['rejected', true, 'rejected'],
+    ['storage throws', true, 'rejected'],
+  ])('stored %s with GPC %s starts %s', (stored, gpc, expected) => {
+    const { actor, analytics } = start(browserInput(stored, gpc));
+    expect(actor.getSnapshot().value).toBe(expected);
+    expect(analytics).toEqual([expected === 'accepted' ? 'enable' : 'disable']);
+  });
+
+  it('defaults to accepted: the spec is an opt-out model', () => {
+    expect(DEFAULT_CONSENT).toBe('accepted');
+  });
+
+  it("opting out stores 'rejected' and turns analytics off; capture then sends nothing", () => {
+    const { actor, analytics } = start({ stored: null, gpc: false });
+    actor.send({ type: 'analytics.capture', event: 'before', properties: {} });
+    actor.send({ type: 'consent.optOut' });
+    actor.send({ type: 'analytics.capture', event: 'after', properties: {} });
+    expect(actor.getSnapshot().value).toBe('rejected');
+    expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('rejected');
+    expect(analytics).toEqual(['enable', 'capture before', 'disable']);
+  });
+
+  it("an invite submission stores 'accepted' and turns analytics back on", () => {
+    const { actor, analytics } = start({ stored: 'rejected', gpc: false });
+    actor.send({ type: 'consent.accept' });
+    actor.send({ type: 'analytics.capture', event: 'invite_request_submitted', properties: {} });
+    expect(actor.getSnapshot().value).toBe('accepted');
+    expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('accepted');
+    expect(analytics).toEqual(['disable', 'enable', 'capture invite_request_submitted']);
+  });
+
+  it("stores 'accepted' on submission when tracking was already allowed by default", () => {
+    const { actor } = start({ stored: null, gpc: false });
+    actor.send({ type: 'consent.accept' });
+    expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('accepted');
+  });
+
+  it('with GPC on, a submission neither turns analytics on nor stores anything', () => {
+    const { actor, analytics } = start({ stored: null, gpc: true });
+    actor.send({ type: 'consent.accept' });
+    actor.send({ type: 'analytics.capture', event: 'invite_request_submitted', properties: {} });
+    expect(actor.getSnapshot().value).toBe('rejected');
+    expect(localStorage.getItem(STORAGE_KEYS.consent)).toBeNull();
+    expect(analytics).toEqual(['disable']);
+  });
+
+  it('keeps working for the page when storage throws on write, and logs it (spec §8)', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('quota', 'QuotaExceededError');
+    });
+    const { actor } = start({ stored: null, gpc: false });
+    actor.send({ type: 'consent.optOut' });
+    expect(actor.getSnapshot().value).toBe('rejected');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("could not store 'rejected'"), expect.any(DOMException));
+  });
+});
