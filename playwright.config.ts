@@ -7,10 +7,12 @@ import { defineConfig, devices } from '@playwright/test';
  *
  * Two builds: `site` is configured as a fresh clone is (no PostHog key: analytics off);
  * `analytics` has a dummy PostHog key whose host the tests intercept (tests/e2e/consent.spec.ts).
+ * `dev` is the Vite dev server (`npm run dev`), for the Stately inspector (tests/e2e/inspector.spec.ts).
  * Debian's Chromium is used when present: Playwright's own browser download cannot run here (DESIGN.md §3).
  */
 const SITE_PORT = 4180;
 const ANALYTICS_PORT = 4181;
+const DEV_PORT = 4182;
 /** The PostHog host of the analytics build; never resolvable, and every request to it is intercepted. */
 export const E2E_POSTHOG_HOST = 'https://posthog.e2e.invalid';
 export const E2E_INBOX_FILE = '.e2e/inbox/submissions.jsonl';
@@ -56,13 +58,18 @@ export default defineConfig({
   projects: [
     {
       name: 'site',
-      testIgnore: /consent\.spec\.ts/,
+      testIgnore: /(consent|inspector)\.spec\.ts/,
       use: { baseURL: `http://127.0.0.1:${SITE_PORT}` },
     },
     {
       name: 'analytics',
       testMatch: /consent\.spec\.ts/,
       use: { baseURL: `http://127.0.0.1:${ANALYTICS_PORT}` },
+    },
+    {
+      name: 'dev',
+      testMatch: /inspector\.spec\.ts/,
+      use: { baseURL: `http://127.0.0.1:${DEV_PORT}` },
     },
   ],
   webServer: [
@@ -72,5 +79,14 @@ export default defineConfig({
       VITE_POSTHOG_KEY: 'phc_e2e_dummy_key',
       VITE_POSTHOG_HOST: E2E_POSTHOG_HOST,
     }),
+    {
+      // `npm run dev`, for the Stately inspector (tests/e2e/inspector.spec.ts)
+      command: `npx vite --port ${DEV_PORT} --strictPort`,
+      url: `http://127.0.0.1:${DEV_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { SONDE_INBOX_FILE: E2E_INBOX_FILE, VITE_POSTHOG_KEY: '', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+      stdout: 'pipe' as const,
+    },
   ],
 });

@@ -37,6 +37,7 @@ export const clientIpRegion = {
     lookingUp: {
       description: 'GET the IP-lookup service, asking for JSON.',
       invoke: {
+        id: 'lookUpClientIp',
         src: 'lookUpClientIp',
         onDone: { target: 'settled', actions: 'storeClientIp', description: 'The field ip is read; null on failure.' },
       },

@@ -96,7 +96,8 @@ export const inviteMachine = setup({
                 "Spec §7.1: POST {event: 'invite_request', data: payload + metadata}. Spec §4: stores 'accepted' and sends the analytics event.",
               entry: ['assembleSubmission', 'announceSubmission'],
               invoke: {
-                src: 'submitInviteRequest',
+                id: 'submitInviteRequest',
+        src: 'submitInviteRequest',
                 input: ({ context }) => context.body!,
                 onDone: { target: '#invite.form.submitted', description: 'The endpoint answered with a success status.' },
                 onError: {

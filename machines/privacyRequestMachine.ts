@@ -78,7 +78,8 @@ export const privacyRequestMachine = setup({
             sending: {
               description: 'Spec §3, §7.1: sent as an invite request, through the same call as the invite form.',
               invoke: {
-                src: 'submitPrivacyRequest',
+                id: 'submitPrivacyRequest',
+        src: 'submitPrivacyRequest',
                 input: ({ context }) => buildSubmissionBody(context.payload!, collectClientMetadata(context.clientIp)),
                 onDone: { target: '#privacyRequest.form.submitted', description: 'Spec §4: on success, navigate to /thank-you.' },
                 onError: {

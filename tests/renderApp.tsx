@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { App } from '@/app/App';
+import type { Inspect } from '@/app/inspect';
 
 /** Reports the address (path + hash) the visitor would see in the address bar. */
 function AddressBar({ onChange }: { onChange: (address: string) => void }) {
@@ -15,9 +16,9 @@ function AddressBar({ onChange }: { onChange: (address: string) => void }) {
 /**
  * Renders the whole app (providers, layout, routes) at `path` in a memory router, as a visitor would
  * arrive there. `location()` reads the current path + hash, to assert navigation.
- * With `fakeTimers`, user-event advances Vitest's fake clock.
+ * With `fakeTimers`, user-event advances Vitest's fake clock; `inspect` observes every actor of the app.
  */
-export function renderApp(path = '/', options: { fakeTimers?: boolean } = {}) {
+export function renderApp(path = '/', options: { fakeTimers?: boolean; inspect?: Inspect } = {}) {
   const user = userEvent.setup(options.fakeTimers ? { advanceTimers: (ms) => vi.advanceTimersByTime(ms) } : {});
   let address = path;
   const record = (next: string) => {
@@ -25,7 +26,7 @@ export function renderApp(path = '/', options: { fakeTimers?: boolean } = {}) {
   };
   const result = render(
     <MemoryRouter initialEntries={[path]}>
-      <App />
+      <App inspect={options.inspect} />
       <AddressBar onChange={record} />
     </MemoryRouter>,
   );

@@ -1,4 +1,5 @@
 import { useRoutes } from 'react-router-dom';
+import type { Inspect } from './inspect';
 import { AppProviders } from './providers';
 import { routes } from './routes';
 
@@ -9,10 +10,11 @@ function Routes() {
 /**
  * The app inside a router: app-wide providers around the routes of spec §2.
  * main.tsx wraps it in a BrowserRouter; tests in a MemoryRouter.
+ * @param inspect - XState inspection observer for every actor (Stately inspector, test recorders)
  */
-export function App() {
+export function App({ inspect }: { inspect?: Inspect }) {
   return (
-    <AppProviders>
+    <AppProviders inspect={inspect}>
       <Routes />
     </AppProviders>
   );

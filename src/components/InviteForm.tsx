@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { useInspect } from '@/app/inspect';
 import { ConsentContext } from '@/app/providers';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
@@ -14,7 +15,7 @@ import * as styles from './FormFields.css';
  * its payload field; the browser enforces §5; on `submitted` the visitor goes to /thank-you.
  */
 export function InviteForm() {
-  const actor = useActorRef(inviteMachine);
+  const actor = useActorRef(inviteMachine, { inspect: useInspect() });
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
   const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
   const navigate = useNavigate();

@@ -74,8 +74,5 @@ export const POSTHOG_KEY: string | undefined = env.VITE_POSTHOG_KEY || undefined
 /** Spec §7.3: PostHog API host. */
 export const POSTHOG_HOST: string = env.VITE_POSTHOG_HOST || 'https://us.i.posthog.com';
 
-/** True when the Stately inspector may be loaded: dev server only, never under Vitest or in a build. */
-export const INSPECTOR_ALLOWED: boolean = env.DEV && env.MODE !== 'test';
-
 /** `VITE_INSPECT=true` opens the inspector without `?inspect` in the address. */
 export const INSPECT_BY_DEFAULT: boolean = env.VITE_INSPECT === 'true';

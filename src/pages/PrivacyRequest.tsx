@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { useInspect } from '@/app/inspect';
 import { CheckboxGroup, ErrorAlert, TextField, fieldset, formActions, formLayout } from '@/components/FormFields';
 import { PRODUCT_NAME } from '@/config/site';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
@@ -15,7 +16,7 @@ import * as styles from './PrivacyRequest.css';
  * `privacyRequestMachine`. On failure the error shows in a red alert and every input keeps its value.
  */
 export function PrivacyRequest() {
-  const actor = useActorRef(privacyRequestMachine);
+  const actor = useActorRef(privacyRequestMachine, { inspect: useInspect() });
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
   const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
   const error = useSelector(actor, (s) => s.context.error);
