@@ -1,4 +1,4 @@
-import { assign, not, setup } from 'xstate';
+import { assign, enqueueActions, not, setup } from 'xstate';
 import { captureEvent, disableAnalytics, enableAnalytics } from '../src/services/analytics';
 import { storeConsent, type ConsentPreference } from '../src/services/consentStore';
 
@@ -19,15 +19,23 @@ export interface ConsentInput {
 /** Context: the inputs, kept for guards and for the footer's honoured-signal notice. */
 export type ConsentContext = ConsentInput;
 
+/** An analytics event to send (spec §7.3): its name and its properties. */
+export interface AnalyticsEvent {
+  event: string;
+  properties: object;
+}
+
 /** Events of the consent machine. */
 export type ConsentEvent =
   | { type: 'consent.optOut' }
-  | { type: 'consent.accept' }
-  | { type: 'analytics.capture'; event: string; properties: object };
+  /** spec §4: an invite submission; `analyticsEvent` is sent once tracking is (again) allowed */
+  | { type: 'consent.accept'; analyticsEvent?: AnalyticsEvent }
+  | ({ type: 'analytics.capture' } & AnalyticsEvent);
 
 /**
  * Spec §4, §7.3: tracking consent is accepted or rejected, and rejected whenever GPC is on. Entering a
- * state turns analytics on or off; `analytics.capture` sends an event only while accepted.
+ * state turns analytics on or off; `analytics.capture` sends an event only while accepted. An invite
+ * submission is one event, `consent.accept`, whose analytics event is raised as `analytics.capture`.
  */
 export const consentMachine = setup({
   types: {
@@ -45,17 +53,20 @@ export const consentMachine = setup({
       void enableAnalytics();
     },
     disableAnalytics: () => disableAnalytics(),
-    storeRejected: assign(() => {
-      storeConsent('rejected');
-      return { stored: 'rejected' as const };
-    }),
-    storeAccepted: assign(() => {
-      storeConsent('accepted');
-      return { stored: 'accepted' as const };
-    }),
+    // The context keeps the preference for this page's life, even when storage fails (spec §8).
+    rememberRejected: assign({ stored: 'rejected' as const }),
+    rememberAccepted: assign({ stored: 'accepted' as const }),
+    saveRejected: () => storeConsent('rejected'),
+    saveAccepted: () => storeConsent('accepted'),
     captureEvent: ({ event }) => {
       if (event.type === 'analytics.capture') captureEvent(event.event, event.properties);
     },
+    // Raised, not sent at once: from `rejected` it is handled after `accepted` is entered and analytics enabled.
+    raiseAnalyticsEvent: enqueueActions(({ event, enqueue }) => {
+      if (event.type === 'consent.accept' && event.analyticsEvent) {
+        enqueue.raise({ type: 'analytics.capture', ...event.analyticsEvent });
+      }
+    }),
   },
 }).createMachine({
   id: 'consent',
@@ -78,12 +89,12 @@ export const consentMachine = setup({
       on: {
         'consent.optOut': {
           target: 'rejected',
-          actions: 'storeRejected',
+          actions: ['rememberRejected', 'saveRejected'],
           description: "Spec §4: 'Do Not Sell or Share My Personal Information' stores 'rejected' and turns off capture and recording.",
         },
         'consent.accept': {
-          actions: 'storeAccepted',
-          description: "Spec §4: submitting the invite form stores 'accepted'.",
+          actions: ['rememberAccepted', 'saveAccepted', 'raiseAnalyticsEvent'],
+          description: "Spec §4: submitting the invite form stores 'accepted'; its analytics event follows.",
         },
         'analytics.capture': {
           actions: 'captureEvent',
@@ -96,13 +107,13 @@ export const consentMachine = setup({
       entry: 'disableAnalytics',
       on: {
         'consent.optOut': {
-          actions: 'storeRejected',
+          actions: ['rememberRejected', 'saveRejected'],
           description: "Opting out again stores 'rejected' again (the toast shows again).",
         },
         'consent.accept': {
           guard: not('isGpcOn'),
           target: 'accepted',
-          actions: 'storeAccepted',
+          actions: ['rememberAccepted', 'saveAccepted', 'raiseAnalyticsEvent'],
           description: "Spec §4: submitting the invite form stores 'accepted' and turns analytics back on, unless GPC is on.",
         },
       },

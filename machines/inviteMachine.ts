@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup, stateIn } from 'xstate';
-import { collectClientMetadata } from '../src/services/clientMetadata';
+import { collectClientMetadata, saveBrowserId } from '../src/services/clientMetadata';
 import {
   buildSubmissionBody,
   postSubmission,
@@ -57,6 +57,7 @@ export const inviteMachine = setup({
     assembleSubmission: assign({
       body: ({ context }) => buildSubmissionBody(context.payload!, collectClientMetadata(context.clientIp)),
     }),
+    saveBrowserId: ({ context }) => saveBrowserId(context.body!.data.browserId),
     announceSubmission: emit(({ context }) => ({ type: 'invite.submitted' as const, body: context.body! })),
     storeError: assign({
       error: ({ event }) => submissionErrorMessage((event as unknown as { error: unknown }).error),
@@ -94,7 +95,7 @@ export const inviteMachine = setup({
             sending: {
               description:
                 "Spec §7.1: POST {event: 'invite_request', data: payload + metadata}. Spec §4: stores 'accepted' and sends the analytics event.",
-              entry: ['assembleSubmission', 'announceSubmission'],
+              entry: ['assembleSubmission', 'saveBrowserId', 'announceSubmission'],
               invoke: {
                 id: 'submitInviteRequest',
         src: 'submitInviteRequest',

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup, stateIn } from 'xstate';
-import { collectClientMetadata } from '../src/services/clientMetadata';
+import { collectClientMetadata, saveBrowserId } from '../src/services/clientMetadata';
 import { buildSubmissionBody, postSubmission, submissionErrorMessage, type InvitePayload, type SubmissionBody } from '../src/services/submission';
 import { clientIpRegion, ipLookupTimeout, logIpLookupTimeout, lookUpClientIpLogic } from './clientIpRegion';
 
@@ -12,6 +12,8 @@ export interface PrivacyRequestContext {
   payload: InvitePayload | null;
   /** spec §7.2; null until looked up, and when the lookup failed */
   clientIp: string | null;
+  /** the body of spec §7.1 as last sent; null until sent */
+  body: SubmissionBody | null;
   /** spec §8: shown in the red box while set; cleared by a new submission */
   error: string | null;
 }
@@ -41,6 +43,10 @@ export const privacyRequestMachine = setup({
       payload: ({ event }) => (event.type === 'form.submit' ? event.payload : null),
     }),
     clearError: assign({ error: null }),
+    assembleSubmission: assign({
+      body: ({ context }) => buildSubmissionBody(context.payload!, collectClientMetadata(context.clientIp)),
+    }),
+    saveBrowserId: ({ context }) => saveBrowserId(context.body!.data.browserId),
     storeClientIp: assign({ clientIp: ({ event }) => (event as unknown as { output: string | null }).output }),
     logIpLookupTimeout,
     storeError: assign({
@@ -51,7 +57,7 @@ export const privacyRequestMachine = setup({
   id: 'privacyRequest',
   description: 'Spec §4: the privacy rights request form (CCPA/CPRA), with its failure → idle path.',
   type: 'parallel',
-  context: { payload: null, clientIp: null, error: null },
+  context: { payload: null, clientIp: null, body: null, error: null },
   states: {
     clientIp: clientIpRegion,
     form: {
@@ -77,10 +83,11 @@ export const privacyRequestMachine = setup({
             },
             sending: {
               description: 'Spec §3, §7.1: sent as an invite request, through the same call as the invite form.',
+              entry: ['assembleSubmission', 'saveBrowserId'],
               invoke: {
                 id: 'submitPrivacyRequest',
         src: 'submitPrivacyRequest',
-                input: ({ context }) => buildSubmissionBody(context.payload!, collectClientMetadata(context.clientIp)),
+                input: ({ context }) => context.body!,
                 onDone: { target: '#privacyRequest.form.submitted', description: 'Spec §4: on success, navigate to /thank-you.' },
                 onError: {
                   target: '#privacyRequest.form.idle',

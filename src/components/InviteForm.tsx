@@ -25,8 +25,7 @@ export function InviteForm() {
     // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
     // carries the same data as the body, and the consent machine sends it only while tracking is allowed.
     const subscription = actor.on('invite.submitted', ({ body }) => {
-      consent.send({ type: 'consent.accept' });
-      consent.send({ type: 'analytics.capture', event: 'invite_request_submitted', properties: body.data });
+      consent.send({ type: 'consent.accept', analyticsEvent: { event: 'invite_request_submitted', properties: body.data } });
     });
     return () => subscription.unsubscribe();
   }, [actor, consent]);

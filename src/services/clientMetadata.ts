@@ -46,21 +46,17 @@ function deviceHash(device: DeviceSnapshot): string {
 }
 
 /**
- * The visitor's browserId (spec §3): `sonde_<hash>_<timestamp base 36>`, stored in localStorage under
- * `STORAGE_KEYS.browserId` and reused on later submissions.
+ * The visitor's browserId (spec §3): the one stored in localStorage under `STORAGE_KEYS.browserId`, or a
+ * new `sonde_<hash>_<timestamp base 36>`. Reads only; {@link saveBrowserId} stores it.
  * When storage throws (private mode, blocked storage), the failure is logged (spec §8) and a temporary
- * id `sonde_tmp_<hash>_<timestamp>` is returned, which lives as long as this call.
+ * id `sonde_tmp_<hash>_<timestamp>` is returned.
  * @param device - the snapshot whose fields feed the hash
  * @param now - ms since the epoch, for the timestamp part
  */
 export function getBrowserId(device: DeviceSnapshot, now: number = Date.now()): string {
   const hash = deviceHash(device);
   try {
-    const stored = window.localStorage.getItem(STORAGE_KEYS.browserId);
-    if (stored) return stored;
-    const id = `${BROWSER_ID_PREFIX}_${hash}_${now.toString(36)}`;
-    window.localStorage.setItem(STORAGE_KEYS.browserId, id);
-    return id;
+    return window.localStorage.getItem(STORAGE_KEYS.browserId) ?? `${BROWSER_ID_PREFIX}_${hash}_${now.toString(36)}`;
   } catch (error) {
     console.warn('[browser-id] local storage is unavailable; using a temporary browserId', error);
     return `${BROWSER_ID_PREFIX}_tmp_${hash}_${now.toString(36)}`;
@@ -68,7 +64,21 @@ export function getBrowserId(device: DeviceSnapshot, now: number = Date.now()): 
 }
 
 /**
- * The client metadata added to a submission (spec §3).
+ * Stores the browserId so that later submissions reuse it (spec §3). A temporary id is not stored.
+ * Never throws: a storage failure is logged (spec §8).
+ */
+export function saveBrowserId(id: string): void {
+  if (id.startsWith(`${BROWSER_ID_PREFIX}_tmp_`)) return;
+  try {
+    window.localStorage.setItem(STORAGE_KEYS.browserId, id);
+  } catch (error) {
+    console.warn('[browser-id] could not store the browserId', error);
+  }
+}
+
+/**
+ * The client metadata added to a submission (spec §3). Reads the browser only: the browserId is
+ * stored by {@link saveBrowserId}.
  * @param clientIP - from the IP lookup (spec §7.2), `null` when it failed or timed out
  * @param now - the submission time
  */

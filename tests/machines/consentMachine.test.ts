@@ -65,10 +65,9 @@ describe('consentMachine (spec §4, §7.3)', () => {
     expect(analytics).toEqual(['enable', 'capture before', 'disable']);
   });
 
-  it("an invite submission stores 'accepted' and turns analytics back on", () => {
+  it("an invite submission stores 'accepted', turns analytics back on, then sends its event", () => {
     const { actor, analytics } = start({ stored: 'rejected', gpc: false });
-    actor.send({ type: 'consent.accept' });
-    actor.send({ type: 'analytics.capture', event: 'invite_request_submitted', properties: {} });
+    actor.send({ type: 'consent.accept', analyticsEvent: { event: 'invite_request_submitted', properties: {} } });
     expect(actor.getSnapshot().value).toBe('accepted');
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('accepted');
     expect(analytics).toEqual(['disable', 'enable', 'capture invite_request_submitted']);
@@ -82,8 +81,7 @@ describe('consentMachine (spec §4, §7.3)', () => {
 
   it('with GPC on, a submission neither turns analytics on nor stores anything', () => {
     const { actor, analytics } = start({ stored: null, gpc: true });
-    actor.send({ type: 'consent.accept' });
-    actor.send({ type: 'analytics.capture', event: 'invite_request_submitted', properties: {} });
+    actor.send({ type: 'consent.accept', analyticsEvent: { event: 'invite_request_submitted', properties: {} } });
     expect(actor.getSnapshot().value).toBe('rejected');
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBeNull();
     expect(analytics).toEqual(['disable']);

@@ -1,0 +1,69 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { expect } from 'vitest';
+import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
+import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
+import { renderApp } from '../renderApp';
+import { inviteModel } from './models';
+import { heldNetwork } from './network';
+import { describeModel } from './runner';
+import { elapse } from './steps';
+
+/** Sets the required answers and submits without a focus event: autofill plus a scripted or assistive submit. */
+function autofillAndSubmit() {
+  const form = within(inviteFormElement());
+  const answers: Array<[string, string]> = [
+    ['Full name', visitor.fullName],
+    ['Work email', visitor.workEmail],
+    ['Role / title', visitor.roleTitle],
+    ['Company', visitor.companyName],
+    ['What will you build with Sonde?', visitor.useCaseDescription],
+    ['Estimated monthly queries', visitor.estimatedMonthlyQueries],
+    ['Peak queries per second (QPS)', visitor.peakQPS],
+  ];
+  for (const [label, value] of answers) fireEvent.change(form.getByRole('textbox', { name: label }), { target: { value } });
+  fireEvent.click(form.getByRole('checkbox', { name: /I agree to be contacted/ }));
+  fireEvent.submit(inviteFormElement());
+}
+
+describeModel(inviteModel, {
+  start: () => ({ ...renderApp('/', { fakeTimers: true }), network: heldNetwork() }),
+  actions: {
+    'form.engage': ({ user }) => user.click(within(inviteFormElement()).getByRole('textbox', { name: 'Full name' })),
+    'form.submit': async ({ user }, before) => {
+      if (before.matches({ clientIp: 'notLookedUp' })) return autofillAndSubmit();
+      await fillRequiredInviteFields(user);
+      await user.click(inviteSubmitButton());
+    },
+    'xstate.done.actor.lookUpClientIp': async ({ network }) => network.answerLookup(),
+    'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp': () => elapse(IP_LOOKUP_TIMEOUT_MS),
+    'xstate.done.actor.submitInviteRequest': async ({ network }) => network.answerPost(201),
+    'xstate.error.actor.submitInviteRequest': async ({ network }) => network.answerPost(500),
+  },
+  expectView: (state, { network, location }) => {
+    if (state.matches({ form: 'submitted' })) {
+      // spec §4: /thank-you whether the call succeeded or not; the error is not shown (spec §8)
+      expect(location()).toBe('/thank-you');
+      expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(network.bodies).toHaveLength(1);
+      return;
+    }
+    expect(location()).toBe('/');
+    const button = inviteSubmitButton();
+    if (state.matches({ form: 'idle' })) {
+      expect(button).toHaveTextContent('Request invite');
+      expect(button).toBeEnabled();
+    } else {
+      expect(button).toHaveTextContent('Submitting...');
+      expect(button).toBeDisabled();
+    }
+    expect(network.lookupCount()).toBe(state.matches({ clientIp: 'notLookedUp' }) ? 0 : 1);
+    if (state.matches({ form: { submitting: 'sending' } })) {
+      expect(network.bodies).toHaveLength(1);
+      expect(network.bodies[0]!.event).toBe('invite_request');
+      expect(network.bodies[0]!.data.clientIP).toBe(state.context.clientIp);
+    } else {
+      expect(network.bodies).toHaveLength(0);
+    }
+  },
+});

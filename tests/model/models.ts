@@ -1,0 +1,130 @@
+import type { AnyEventObject, AnyStateMachine, AnyMachineSnapshot } from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
+import { privacyRequestToInvitePayload } from '@/forms/privacyRequest';
+import { consentMachine, type ConsentInput } from '../../machines/consentMachine';
+import { inviteMachine } from '../../machines/inviteMachine';
+import { optOutToastMachine } from '../../machines/optOutToastMachine';
+import { privacyRequestMachine } from '../../machines/privacyRequestMachine';
+import { MOCK_CLIENT_IP } from '../../mocks/handlers';
+import { visitorPayload } from '../inviteFixtures';
+
+/**
+ * The models the tests walk: each machine, the events it can be sent (one sample per event type the
+ * machine handles, actor results included as `xstate.done.actor.*` / `xstate.error.actor.*` events,
+ * delays as `xstate.after.*`), the inputs it starts from, and what of a snapshot counts as its state.
+ */
+export interface Model {
+  name: string;
+  machine: AnyStateMachine;
+  inputs: unknown[];
+  events: AnyEventObject[];
+  /** what distinguishes two states for path generation */
+  stateOf: (snapshot: AnyMachineSnapshot) => unknown;
+}
+
+/** The error the mocked endpoint's 500 turns into (spec §8). */
+export const HTTP_500 = new Error('HTTP error! status: 500');
+
+export const inviteModel: Model = {
+  name: 'invite',
+  machine: inviteMachine,
+  inputs: [undefined],
+  events: [
+    { type: 'form.engage' },
+    { type: 'form.submit', payload: visitorPayload },
+    { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
+    { type: 'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp' },
+    { type: 'xstate.done.actor.submitInviteRequest', output: undefined },
+    { type: 'xstate.error.actor.submitInviteRequest', error: HTTP_500 },
+  ],
+  // clientIp is part of what crosses the network, so two routes to a state with different IPs are two states
+  stateOf: (s) => [s.value, s.context.clientIp],
+};
+
+export const privacyRequestPayload = privacyRequestToInvitePayload({
+  fullName: 'Ada Lovelace',
+  email: 'ada@example.com',
+  requestType: ['Delete'],
+});
+
+export const privacyRequestModel: Model = {
+  name: 'privacyRequest',
+  machine: privacyRequestMachine,
+  inputs: [undefined],
+  events: [
+    { type: 'form.engage' },
+    { type: 'form.submit', payload: privacyRequestPayload },
+    { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
+    { type: 'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp' },
+    { type: 'xstate.done.actor.submitPrivacyRequest', output: undefined },
+    { type: 'xstate.error.actor.submitPrivacyRequest', error: HTTP_500 },
+  ],
+  // idle with an error on screen is a different state for the visitor than idle without one
+  stateOf: (s) => [s.value, s.context.clientIp, s.context.error !== null],
+};
+
+export const consentInputs: ConsentInput[] = [
+  { stored: null, gpc: false },
+  { stored: 'accepted', gpc: false },
+  { stored: 'rejected', gpc: false },
+  { stored: null, gpc: true },
+];
+
+export const consentModel: Model = {
+  name: 'consent',
+  machine: consentMachine,
+  inputs: consentInputs,
+  // analytics.capture is raised by the machine itself from consent.accept, as an invite submission does
+  events: [{ type: 'consent.optOut' }, { type: 'consent.accept', analyticsEvent: { event: 'invite_request_submitted', properties: {} } }],
+  stateOf: (s) => [s.value, s.context.stored, s.context.gpc],
+};
+
+export const optOutToastModel: Model = {
+  name: 'optOutToast',
+  machine: optOutToastMachine,
+  inputs: [undefined],
+  events: [{ type: 'toast.show' }, { type: 'toast.dismiss' }, { type: 'xstate.after.toastDuration.optOutToast.visible' }],
+  stateOf: (s) => s.value,
+};
+
+export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel];
+
+/** One generated test path: where it starts and the steps (event, then the state it leads to). */
+export interface ModelPath {
+  input: unknown;
+  /** the state the path starts from (after xstate.init) */
+  initial: AnyMachineSnapshot;
+  steps: Array<{ event: AnyEventObject; state: AnyMachineSnapshot }>;
+  /** e.g. `form.engage → done: lookUpClientIp → form.submit` */
+  title: string;
+}
+
+function label(event: AnyEventObject): string {
+  return event.type
+    .replace(/^xstate\.done\.actor\./, 'done: ')
+    .replace(/^xstate\.error\.actor\./, 'error: ')
+    .replace(/^xstate\.after\.([^.]+)\..*$/, 'after $1');
+}
+
+/**
+ * Test paths generated from the machine itself: the shortest path to every edge of its state graph.
+ * A node of the traversal is (previous state, event, state), so that self-loops and targetless
+ * transitions, which shortest paths to *states* would skip, get a path of their own. Only events the
+ * state can take (`snapshot.can`) are tried, so no step is a no-op.
+ */
+export function generatePaths(model: Model): ModelPath[] {
+  return model.inputs.flatMap((input) =>
+    getShortestPaths(model.machine, {
+      input,
+      events: model.events,
+      filterEvents: (state, event) => state.can(event),
+      serializeState: (state, event, previous) =>
+        JSON.stringify([previous ? model.stateOf(previous) : null, event?.type ?? null, model.stateOf(state)]),
+    })
+      .filter((path) => path.steps.length > 1) // the first step is xstate.init
+      .map((path) => {
+        const [init, ...steps] = path.steps;
+        return { input, initial: init!.state, steps, title: steps.map((step) => label(step.event)).join(' → ') };
+      }),
+  );
+}

@@ -1,0 +1,75 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { expect } from 'vitest';
+import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
+import { renderApp } from '../renderApp';
+import { privacyRequestModel } from './models';
+import { heldNetwork } from './network';
+import { describeModel } from './runner';
+import { elapse } from './steps';
+
+const form = () => within(screen.getByRole('form', { name: 'Privacy rights request' }));
+const submitButton = () => form().getByRole('button', { name: /Submit request|Submitting/ });
+
+/** The answers of the model's payload (privacyRequestPayload in ./models). */
+async function fillIn(user: UserEvent) {
+  if ((form().getByRole('textbox', { name: 'Full name' }) as HTMLInputElement).value) return; // kept from a failed attempt
+  await user.type(form().getByRole('textbox', { name: 'Full name' }), 'Ada Lovelace');
+  await user.type(form().getByRole('textbox', { name: 'Email' }), 'ada@example.com');
+  await user.click(form().getByRole('checkbox', { name: 'Delete' }));
+}
+
+describeModel(privacyRequestModel, {
+  start: () => ({ ...renderApp('/privacy-request', { fakeTimers: true }), network: heldNetwork() }),
+  actions: {
+    'form.engage': ({ user }) => user.click(form().getByRole('textbox', { name: 'Full name' })),
+    'form.submit': async ({ user }, before) => {
+      if (before.matches({ clientIp: 'notLookedUp' })) {
+        // autofill plus a scripted or assistive submit: no focus event reaches the form
+        fireEvent.change(form().getByRole('textbox', { name: 'Full name' }), { target: { value: 'Ada Lovelace' } });
+        fireEvent.change(form().getByRole('textbox', { name: 'Email' }), { target: { value: 'ada@example.com' } });
+        fireEvent.click(form().getByRole('checkbox', { name: 'Delete' }));
+        fireEvent.submit(screen.getByRole('form', { name: 'Privacy rights request' }));
+        return;
+      }
+      await fillIn(user);
+      await user.click(submitButton());
+    },
+    'xstate.done.actor.lookUpClientIp': async ({ network }) => network.answerLookup(),
+    'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp': () => elapse(IP_LOOKUP_TIMEOUT_MS),
+    'xstate.done.actor.submitPrivacyRequest': async ({ network }) => network.answerPost(201),
+    'xstate.error.actor.submitPrivacyRequest': async ({ network }) => network.answerPost(500),
+  },
+  expectView: (state, { network, location }) => {
+    const submissions = network.bodies.length;
+    if (state.matches({ form: 'submitted' })) {
+      expect(location()).toBe('/thank-you');
+      expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
+      return;
+    }
+    expect(location()).toBe('/privacy-request');
+    expect(network.lookupCount()).toBe(state.matches({ clientIp: 'notLookedUp' }) ? 0 : 1);
+    if (state.matches({ form: 'idle' })) {
+      expect(submitButton()).toHaveTextContent('Submit request');
+      expect(submitButton()).toBeEnabled();
+      if (state.context.error) {
+        // spec §8: the error in a red box; spec §4: back to idle with everything typed still there
+        expect(screen.getByRole('alert')).toHaveTextContent(state.context.error);
+        expect(form().getByRole('textbox', { name: 'Full name' })).toHaveValue('Ada Lovelace');
+        expect(form().getByRole('textbox', { name: 'Email' })).toHaveValue('ada@example.com');
+        expect(form().getByRole('checkbox', { name: 'Delete' })).toBeChecked();
+      } else {
+        expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      }
+      return;
+    }
+    expect(submitButton()).toHaveTextContent('Submitting...');
+    expect(submitButton()).toBeDisabled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument(); // a new submission clears the old error
+    if (state.matches({ form: { submitting: 'sending' } })) {
+      expect(submissions).toBeGreaterThan(0);
+      const body = network.bodies.at(-1)!;
+      expect(body.data).toMatchObject({ ...state.context.payload, clientIP: state.context.clientIp });
+    }
+  },
+});
