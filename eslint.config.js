@@ -32,6 +32,7 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts', 'scripts/**/*.{ts,js,mjs}', '*.config.{ts,js}', '.ci/**'],
+    languageOptions: { globals: { ...globals.node } },
     rules: { 'no-console': 'off' },
   },
 );

@@ -72,6 +72,7 @@ export const inviteMachine = setup({
   states: {
     clientIp: clientIpRegion,
     form: {
+      description: 'Spec §4: idle, then submitting, then navigation to /thank-you.',
       initial: 'idle',
       states: {
         idle: {
@@ -90,7 +91,11 @@ export const inviteMachine = setup({
           states: {
             awaitingClientIp: {
               description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
-              always: { guard: 'isClientIpSettled', target: 'sending' },
+              always: {
+                guard: 'isClientIpSettled',
+                target: 'sending',
+                description: 'The IP lookup has answered or timed out (at once when it already had).',
+              },
             },
             sending: {
               description:

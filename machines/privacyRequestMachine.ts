@@ -61,6 +61,7 @@ export const privacyRequestMachine = setup({
   states: {
     clientIp: clientIpRegion,
     form: {
+      description: 'Spec §4: idle, then submitting; then /thank-you on success, or idle again with the error.',
       initial: 'idle',
       states: {
         idle: {
@@ -79,7 +80,11 @@ export const privacyRequestMachine = setup({
           states: {
             awaitingClientIp: {
               description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
-              always: { guard: 'isClientIpSettled', target: 'sending' },
+              always: {
+                guard: 'isClientIpSettled',
+                target: 'sending',
+                description: 'The IP lookup has answered or timed out (at once when it already had).',
+              },
             },
             sending: {
               description: 'Spec §3, §7.1: sent as an invite request, through the same call as the invite form.',

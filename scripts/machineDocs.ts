@@ -1,0 +1,145 @@
+import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { consentMachine } from '../machines/consentMachine';
+import { inviteMachine } from '../machines/inviteMachine';
+import { optOutToastMachine } from '../machines/optOutToastMachine';
+import { privacyRequestMachine } from '../machines/privacyRequestMachine';
+import { stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
+
+/** The machines documented in docs/machines.md, in reading order, with the view that drives each. */
+export const documentedMachines: Array<{ machine: AnyStateMachine; file: string; drivenBy: string }> = [
+  { machine: inviteMachine, file: 'machines/inviteMachine.ts', drivenBy: 'the invite form on `/#invite` (`src/components/InviteForm.tsx`)' },
+  { machine: privacyRequestMachine, file: 'machines/privacyRequestMachine.ts', drivenBy: 'the form on `/privacy-request` (`src/pages/PrivacyRequest.tsx`)' },
+  { machine: consentMachine, file: 'machines/consentMachine.ts', drivenBy: 'the app (`src/app/providers.tsx`), the footer button and invite submissions' },
+  { machine: optOutToastMachine, file: 'machines/optOutToastMachine.ts', drivenBy: 'the footer button and the toast (`src/components/OptOutToast.tsx`)' },
+];
+
+const mermaidId = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_');
+const cell = (text: string | undefined) => (text ? text.replace(/\|/g, '\\|').replace(/\n/g, ' ') : '');
+const code = (text: string) => `\`${text}\``;
+const relative = (machine: AnyStateMachine, id: string) => id.slice(machine.id.length + 1) || machine.id;
+
+function mermaidLabel(row: TransitionRow): string {
+  const guard = row.guard ? ` [${row.guard}]` : '';
+  return `${row.event}${guard}`.replace(/: /g, ' ').replace(/[:;#]/g, ' ');
+}
+
+/** A Mermaid stateDiagram-v2 of the machine: nested and parallel states, then every transition. */
+export function mermaidDiagram(machine: AnyStateMachine): string {
+  const lines = ['stateDiagram-v2'];
+  const children = (node: AnyStateNode) => Object.values(node.states) as AnyStateNode[];
+
+  const body = (node: AnyStateNode, indent: string) => {
+    const kids = children(node);
+    if (node.type === 'parallel') {
+      kids.forEach((region, index) => {
+        if (index > 0) lines.push(`${indent}--`);
+        block(region, indent);
+      });
+      return;
+    }
+    const initial = node.config.initial as string | undefined;
+    if (initial && node.states[initial]) lines.push(`${indent}[*] --> ${mermaidId(node.states[initial] as AnyStateNode)}`);
+    for (const kid of kids) {
+      if (children(kid).length > 0) block(kid, indent);
+      else lines.push(`${indent}state "${kid.key}" as ${mermaidId(kid)}`);
+      if (kid.type === 'final') lines.push(`${indent}${mermaidId(kid)} --> [*]`);
+    }
+  };
+  const block = (node: AnyStateNode, indent: string) => {
+    lines.push(`${indent}state "${node.key}${node.type === 'parallel' ? ' (parallel)' : ''}" as ${mermaidId(node)} {`);
+    body(node, `${indent}  `);
+    lines.push(`${indent}}`);
+  };
+
+  if (machine.root.type === 'parallel') block(machine.root, '  ');
+  else body(machine.root, '  ');
+
+  const nodes = new Map(stateNodesOf(machine).map((node) => [node.id, node]));
+  for (const row of transitionsOf(machine)) {
+    const source = mermaidId(nodes.get(row.source)!);
+    const targets = row.targets.length > 0 ? row.targets.map((id) => mermaidId(nodes.get(id)!)) : [source];
+    for (const target of targets) lines.push(`  ${source} --> ${target} : ${mermaidLabel(row)}`);
+  }
+  return lines.join('\n');
+}
+
+function statesTable(machine: AnyStateMachine): string[] {
+  const rows = ['| State | Kind | Entry actions | Invokes | Description |', '|---|---|---|---|---|'];
+  for (const node of stateNodesOf(machine).slice(1)) {
+    // `after` delays are implemented as a built-in delayed raise on entry; the transitions table shows them.
+    const entry = node.entry
+      .map((a: unknown) => (typeof a === 'string' ? a : ((a as { type?: string }).type ?? '(inline)')))
+      .filter((name: string) => !name.startsWith('xstate.'));
+    const invokes = node.invoke.map((i: { src: unknown; id: string }) => (typeof i.src === 'string' ? i.src : i.id));
+    rows.push(
+      `| ${code(relative(machine, node.id))} | ${node.type} | ${entry.map(code).join(', ')} | ${invokes.map(code).join(', ')} | ${cell(node.description)} |`,
+    );
+  }
+  return rows;
+}
+
+function transitionsTable(machine: AnyStateMachine): string[] {
+  const rows = ['| From | Event | Guard | To | Actions | Description |', '|---|---|---|---|---|---|'];
+  for (const row of transitionsOf(machine)) {
+    const to =
+      row.targets.length === 0
+        ? '(stays; actions only)'
+        : row.targets.map((id) => code(relative(machine, id))).join(', ') + (row.reenter ? ' (re-entered)' : '');
+    rows.push(
+      `| ${code(relative(machine, row.source))} | ${code(row.event)} | ${row.guard ? code(row.guard) : ''} | ${to} | ${row.actions.map(code).join(', ')} | ${cell(row.description)} |`,
+    );
+  }
+  return rows;
+}
+
+/** docs/machines.md: every machine's diagram, states and transitions, from the definitions themselves. */
+export function renderMachineDocs(): string {
+  const out = [
+    '# The machines: behaviour as specified',
+    '',
+    '<!-- Generated by `npm run docs:machines` from the definitions in machines/. Do not edit by hand:',
+    '     tests/docs/machineDocs.test.ts fails when this file differs from what the script generates. -->',
+    '',
+    'Every stateful behaviour of the site is an XState v5 machine. This page is written from the machine',
+    'definitions, so it is the behaviour the site runs, not a description of it. The descriptions quote the',
+    'spec sections (`../shared/spec/site-spec.md`) they implement.',
+    '',
+    'How to read the tables: events named `domain.verb` are sent by the views; `done: X` and `error: X`',
+    'are the result of the invoked actor `X` (a service call); `after D (N ms)` fires when the named delay',
+    '`D` has passed in the state; `always` is taken as soon as the state is entered and its guard holds.',
+    "A transition with no target runs its actions and stays in the state; '(re-entered)' leaves and enters",
+    'the state again, restarting its delays.',
+    '',
+    '| Machine | File | Driven by |',
+    '|---|---|---|',
+    ...documentedMachines.map(({ machine, file, drivenBy }) => `| [${code(machine.id)}](#${machine.id.toLowerCase()}) | ${code(file)} | ${drivenBy} |`),
+  ];
+  for (const { machine, file } of documentedMachines) {
+    const delays = Object.entries(machine.implementations.delays as Record<string, unknown>)
+      .filter(([, value]) => typeof value === 'number')
+      .map(([name, value]) => `${code(name)} = ${value} ms`);
+    out.push(
+      '',
+      `## ${machine.id}`,
+      '',
+      `${machine.root.description ?? ''} (${code(file)})`,
+      '',
+      `Actors: ${Object.keys(machine.implementations.actors).map(code).join(', ') || 'none'}. ` +
+        `Guards: ${Object.keys(machine.implementations.guards).map(code).join(', ') || 'none'}. ` +
+        `Delays: ${delays.join(', ') || 'none'}.`,
+      '',
+      '```mermaid',
+      mermaidDiagram(machine),
+      '```',
+      '',
+      '### States',
+      '',
+      ...statesTable(machine),
+      '',
+      '### Transitions',
+      '',
+      ...transitionsTable(machine),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
