@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.data', '.e2e', 'coverage', 'test-results', 'playwright-report'] },
+  { ignores: ['dist', 'dist-ssr', 'node_modules', '.data', '.e2e', '.bench', 'coverage', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -32,7 +32,7 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts', 'scripts/**/*.{ts,js,mjs}', '*.config.{ts,js}', '.ci/**'],
-    languageOptions: { globals: { ...globals.node } },
+    languageOptions: { globals: { ...globals.node, ...globals.browser } }, // browser: page.evaluate callbacks
     rules: { 'no-console': 'off' },
   },
 );

@@ -1,0 +1,177 @@
+// `npm run bench`: measures the budgets of DESIGN.md §4 on a production build, and exits non-zero when
+// one is missed. Results: printed, and written to .bench/results.json (git-ignored).
+//
+// - first-load JavaScript of `/` (entry + modulepreloads), gzip, and that PostHog/the inspector are not in it
+// - Lighthouse 13 (mobile preset: simulated slow 4G, 4x CPU), every route, median of 3 runs: the four
+//   category scores, LCP, CLS, TBT
+// - submit → /thank-you with a healthy endpoint (the local inbox), the IP service hanging, the form
+//   filled in more than 5 s before: p50 and p90 over 11 submissions, without and with 4x CPU slowdown
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { build, preview } from 'vite';
+
+const run = promisify(execFile);
+const OUT = '.bench';
+const DIST = join(OUT, 'dist');
+const PORT = 4190;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const ROUTES = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];
+const LIGHTHOUSE_RUNS = 3;
+const SUBMISSIONS = 11;
+const CHROME = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+// `npm run bench -- --only=lighthouse` (or size, submit) measures one part.
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const wants = (part) => !only || only === part;
+
+const budgets = [];
+const check = (name, value, limit, unit, ok = value <= limit) => {
+  budgets.push({ name, value, limit, unit, ok });
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+
+async function buildSite() {
+  await rm(OUT, { recursive: true, force: true });
+  process.env.NODE_ENV = 'production';
+  await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'warn', build: { outDir: DIST, emptyOutDir: true } });
+}
+
+async function firstLoadJavaScript() {
+  const html = await readFile(join(DIST, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  let gzip = 0;
+  let leaked = [];
+  for (const file of files) {
+    const code = await readFile(join(DIST, file));
+    gzip += gzipSync(code).length;
+    if (/\$pageleave|rrweb|stately\.ai\/inspect/.test(code.toString())) leaked.push(file);
+  }
+  const kb = gzip / 1024;
+  check('first-load JS of / (gzip)', +kb.toFixed(1), 115, 'KB');
+  check('PostHog or inspector in first load', leaked.length, 0, 'files');
+  return { files, gzipKB: +kb.toFixed(1) };
+}
+
+async function lighthouse(route) {
+  const runs = [];
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
+    const output = join(OUT, `lh-${route.replace(/\W/g, '_') || 'home'}-${i}.json`);
+    await run(
+      'npx',
+      ['lighthouse', `${ORIGIN}${route}`, '--quiet', '--output=json', `--output-path=${output}`,
+        `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`,
+        '--only-categories=performance,accessibility,best-practices,seo'],
+      { env: { ...process.env, ...(CHROME ? { CHROME_PATH: CHROME } : {}) }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const report = JSON.parse(await readFile(output, 'utf8'));
+    runs.push({
+      performance: report.categories.performance.score * 100,
+      accessibility: report.categories.accessibility.score * 100,
+      bestPractices: report.categories['best-practices'].score * 100,
+      seo: report.categories.seo.score * 100,
+      lcpMs: report.audits['largest-contentful-paint'].numericValue,
+      cls: report.audits['cumulative-layout-shift'].numericValue,
+      tbtMs: report.audits['total-blocking-time'].numericValue,
+    });
+  }
+  const result = Object.fromEntries(Object.keys(runs[0]).map((key) => [key, +median(runs.map((r) => r[key])).toFixed(3)]));
+  for (const category of ['performance', 'accessibility', 'bestPractices', 'seo']) {
+    check(`Lighthouse ${category} ${route}`, result[category], 100, '/100', result[category] >= 100);
+  }
+  check(`LCP ${route}`, Math.round(result.lcpMs), 1500, 'ms');
+  check(`CLS ${route}`, result.cls, 0, '');
+  check(`TBT ${route}`, Math.round(result.tbtMs), 50, 'ms');
+  return result;
+}
+
+/**
+ * Submit → /thank-you, measured in the page from the submit event to the history entry for /thank-you.
+ * One visitor at a time, each in a fresh context: several throttled pages at once on two cores
+ * measured CPU contention, not the site.
+ */
+async function submitLatency(cpuSlowdown) {
+  const browser = await chromium.launch({ executablePath: CHROME, args: CHROME_ARGS });
+  const samples = [];
+  try {
+    for (let i = 0; i < SUBMISSIONS; i += 1) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      if (cpuSlowdown > 1) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+      }
+      await page.route('https://api.ipify.org/**', () => {}); // the IP service hangs: never answered
+      await page.addInitScript(() => {
+        const marks = (window.__bench = {});
+        document.addEventListener('submit', () => (marks.submit = performance.now()), true);
+        const push = history.pushState.bind(history);
+        history.pushState = (state, title, url) => {
+          if (String(url).endsWith('/thank-you')) marks.thankYou = performance.now();
+          return push(state, title, url);
+        };
+      });
+      await page.goto(`${ORIGIN}/#invite`);
+      const startedAt = Date.now(); // the first focus below starts the IP lookup
+      const form = page.getByRole('form', { name: 'Request an invite' });
+      await form.getByRole('textbox', { name: 'Full name' }).fill('Bench Visitor');
+      await form.getByRole('textbox', { name: 'Work email' }).fill(`bench${i}@example.com`);
+      await form.getByRole('textbox', { name: 'Role / title' }).fill('Engineer');
+      await form.getByRole('textbox', { name: 'Company', exact: true }).fill('Bench');
+      await form.getByRole('textbox', { name: /What will you build/ }).fill('Benchmark');
+      await form.getByRole('textbox', { name: 'Estimated monthly queries' }).fill('5M');
+      await form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }).fill('100 QPS');
+      await form.getByRole('checkbox', { name: /I agree to be contacted/ }).check();
+      // "form filled in > 5 s": the lookup has timed out by the time the visitor submits
+      const wait = startedAt + 5_500 - Date.now();
+      if (wait > 0) await page.waitForTimeout(wait);
+      await form.getByRole('button', { name: 'Request invite', exact: true }).click();
+      await page.waitForURL('**/thank-you');
+      const marks = await page.evaluate(() => window.__bench);
+      samples.push(marks.thankYou - marks.submit);
+      await context.close();
+    }
+    return samples;
+  } finally {
+    await browser.close();
+  }
+}
+
+await mkdir(OUT, { recursive: true });
+process.env.SONDE_INBOX_FILE = join(OUT, 'inbox.jsonl');
+console.log('building…');
+await buildSite();
+const bundle = await firstLoadJavaScript(); // always: cheap, and the build is needed anyway
+const server = await preview({ configFile: 'vite.config.ts', logLevel: 'warn', preview: { port: PORT, strictPort: true, host: '127.0.0.1' }, build: { outDir: DIST } });
+const results = { bundle, lighthouse: {}, submit: {} };
+try {
+  for (const route of wants('lighthouse') ? ROUTES : []) {
+    console.log(`lighthouse ${route} ×${LIGHTHOUSE_RUNS}…`);
+    results.lighthouse[route] = await lighthouse(route);
+  }
+  for (const slowdown of wants('submit') ? [1, 4] : []) {
+    console.log(`submit → /thank-you ×${SUBMISSIONS}, CPU ${slowdown}x…`);
+    const samples = await submitLatency(slowdown);
+    const p50 = median(samples);
+    results.submit[`cpu${slowdown}x`] = { p50Ms: +p50.toFixed(1), p90Ms: +percentile(samples, 90).toFixed(1), samples: samples.map((s) => +s.toFixed(1)) };
+    check(`submit → /thank-you p50, IP service hanging, CPU ${slowdown}x`, +p50.toFixed(1), 300, 'ms');
+  }
+} finally {
+  await new Promise((resolve) => server.httpServer.close(resolve));
+}
+
+results.budgets = budgets;
+await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log('\nbudget                                                          value      limit');
+for (const b of budgets) {
+  console.log(`${b.ok ? 'PASS' : 'FAIL'}  ${b.name.padEnd(58)} ${String(b.value).padStart(8)} ${b.unit.padEnd(5)} ${b.limit}`);
+}
+const failed = budgets.filter((b) => !b.ok);
+console.log(`\n${budgets.length - failed.length} passed, ${failed.length} failed`);
+process.exit(failed.length > 0 ? 1 : 0);
