@@ -22,7 +22,7 @@ const chromium = '/usr/bin/chromium';
 function server(name: string, port: number, env: Record<string, string>) {
   const outDir = `.e2e/${name}`;
   return {
-    command: `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --outDir ${outDir} --port ${port} --strictPort`,
+    command: `node scripts/build.mjs --outDir ${outDir} && npx vite preview --outDir ${outDir} --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 120_000,

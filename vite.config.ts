@@ -3,12 +3,14 @@ import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { submissionsInbox } from './server/inboxPlugin.ts';
+import { notFoundPage } from './server/notFoundPlugin.ts';
 
 export default defineConfig({
-  plugins: [react(), vanillaExtractPlugin(), submissionsInbox()],
+  plugins: [react(), vanillaExtractPlugin(), submissionsInbox(), notFoundPage()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
+  define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   build: { target: 'es2022', sourcemap: false },

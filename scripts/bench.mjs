@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { build, preview } from 'vite';
+import { preview } from 'vite';
+import { buildSite as buildAndPrerender } from './build.mjs';
 
 const run = promisify(execFile);
 const OUT = '.bench';
@@ -39,8 +40,7 @@ const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 
 async function buildSite() {
   await rm(OUT, { recursive: true, force: true });
-  process.env.NODE_ENV = 'production';
-  await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'warn', build: { outDir: DIST, emptyOutDir: true } });
+  await buildAndPrerender({ outDir: DIST, logLevel: 'warn' });
 }
 
 async function firstLoadJavaScript() {

@@ -1,5 +1,5 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/App';
 import { loadStatelyInspector } from '@/app/inspect';
@@ -11,11 +11,22 @@ if (!root) throw new Error('index.html has no #root element');
 
 // In a build the inspector is never wanted, so this resolves at once with undefined.
 void loadStatelyInspector().then((inspect) => {
-  createRoot(root).render(
+  const app = (
     <StrictMode>
       <BrowserRouter>
         <App inspect={inspect} />
       </BrowserRouter>
-    </StrictMode>,
+    </StrictMode>
   );
+  // scripts/build.mjs prerenders each route; the HTML of another path (a host's fallback page, a
+  // trailing slash) is not this route's, so it is rendered afresh instead of hydrated.
+  if (root.dataset.prerendered === window.location.pathname) {
+    // A transition: hydration yields to the browser between components, keeping long tasks short.
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
+  } else {
+    root.replaceChildren();
+    createRoot(root).render(app);
+  }
 });

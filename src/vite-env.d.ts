@@ -11,3 +11,6 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** Defined in vite.config.ts: the year of the build. */
+declare const __BUILD_YEAR__: number;

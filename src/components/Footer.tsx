@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ConsentContext, OptOutToastContext } from '@/app/providers';
-import { PRODUCT_NAME } from '@/config/site';
+import { useAfterHydration } from '@/app/useAfterHydration';
+import { BUILD_YEAR, PRODUCT_NAME } from '@/config/site';
 import { button } from '@/styles/button.css';
 import { container } from '@/styles/layout.css';
 import * as styles from './Footer.css';
@@ -10,10 +11,12 @@ import * as styles from './Footer.css';
  * copyright year; and, when the browser sends GPC, the notice that the signal was honoured.
  */
 export function Footer() {
-  const year = new Date().getFullYear();
+  const year = useAfterHydration(() => new Date().getFullYear(), BUILD_YEAR);
   const consent = ConsentContext.useActorRef();
   const toast = OptOutToastContext.useActorRef();
-  const gpcHonoured = ConsentContext.useSelector((s) => s.context.gpc);
+  const gpc = ConsentContext.useSelector((s) => s.context.gpc);
+  // The prerendered page cannot know the visitor's signal: the notice appears once the browser has taken over.
+  const gpcHonoured = useAfterHydration(() => gpc, false);
   const optOut = () => {
     consent.send({ type: 'consent.optOut' });
     toast.send({ type: 'toast.show' });

@@ -57,6 +57,9 @@ export const STORAGE_KEYS = {
 /** Prefix of every generated browserId (spec §3). */
 export const BROWSER_ID_PREFIX = 'sonde';
 
+/** The year the site was built; the footer shows it until the browser has taken over (src/app/useAfterHydration.ts). */
+export const BUILD_YEAR: number = __BUILD_YEAR__;
+
 /** Contact address for privacy and legal questions, quoted by the policy pages. */
 export const PRIVACY_EMAIL = 'privacy@sonde.dev';
 

@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/app/inspect';
+import { useAfterHydration } from '@/app/useAfterHydration';
 import { CheckboxGroup, ErrorAlert, TextField, fieldset, formActions, formLayout } from '@/components/FormFields';
 import { PRODUCT_NAME } from '@/config/site';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
@@ -21,6 +22,8 @@ export function PrivacyRequest() {
   const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
   const error = useSelector(actor, (s) => s.context.error);
   const navigate = useNavigate();
+  // Until the prerendered page is hydrated, a submit would be the browser's own GET (see InviteForm).
+  const hydrated = useAfterHydration(() => true, false);
 
   useEffect(() => {
     if (isSubmitted) navigate('/thank-you');
@@ -71,7 +74,7 @@ export function PrivacyRequest() {
             <ErrorAlert title={copy.errorTitle} message={error} help={copy.errorAfter} />
           )}
           <div className={formActions}>
-            <button type="submit" className={button({ tone: 'primary' })} disabled={isSubmitting}>
+            <button type="submit" className={button({ tone: 'primary' })} disabled={!hydrated || isSubmitting}>
               {isSubmitting ? copy.submitting : copy.submit}
             </button>
           </div>

@@ -9,6 +9,7 @@ export type ConsentPreference = 'accepted' | 'rejected';
  *   throws; a throw is logged (spec §8)
  */
 export function readStoredConsent(): ConsentPreference | null {
+  if (typeof window === 'undefined') return null; // prerendering at build time
   try {
     const value = window.localStorage.getItem(STORAGE_KEYS.consent);
     return value === 'accepted' || value === 'rejected' ? value : null;
@@ -32,8 +33,9 @@ export function storeConsent(preference: ConsentPreference): void {
 
 /**
  * The browser's Global Privacy Control signal (`navigator.globalPrivacyControl`, spec §4).
- * @returns true only when the browser sends it; false where it is absent
+ * @returns true only when the browser sends it; false where it is absent (and when prerendering)
  */
 export function readGpcSignal(): boolean {
+  if (typeof navigator === 'undefined') return false;
   return (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
 }

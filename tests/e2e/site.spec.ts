@@ -18,7 +18,12 @@ test.describe('every route in a real browser', () => {
   for (const route of routes) {
     test(`${route} loads with its heading and no console error`, async ({ page }) => {
       const errors = watchErrors(page);
-      await page.goto(route);
+      const response = await page.goto(route);
+      if (route === '/no-such-page') {
+        // an unknown path is answered 404 with the not-found page; Chromium logs the 404 itself
+        expect(response?.status()).toBe(404);
+        errors.splice(errors.indexOf('Failed to load resource: the server responded with a status of 404 (Not Found)'), 1);
+      }
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
       await expect(page.getByRole('banner')).toBeVisible();
       await expect(page.getByRole('contentinfo')).toBeVisible();
@@ -49,6 +54,48 @@ test.describe('every route in a real browser', () => {
       await page.waitForLoadState('networkidle');
     }
     expect(offMachine).toEqual([]);
+  });
+});
+
+test.describe('prerendered pages', () => {
+  const titles: Record<string, string> = {
+    '/': 'Web search built for agents, not browsers',
+    '/privacy': 'Privacy Policy',
+    '/privacy-request': 'Privacy rights request',
+    '/terms': 'Terms of Service',
+    '/thank-you': 'Request received',
+    '/no-such-page': 'Page not found',
+  };
+
+  test('every route shows its content before any script runs', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    for (const [route, heading] of Object.entries(titles)) {
+      await page.goto(route);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole('contentinfo')).toContainText('Do Not Sell or Share My Personal Information');
+    }
+    // Before hydration a submit would be the browser's own GET, with the visitor's answers in the URL.
+    await page.goto('/');
+    await expect(page.getByRole('form', { name: 'Request an invite' }).getByRole('button', { name: 'Request invite' })).toBeDisabled();
+    await page.goto('/privacy-request');
+    await expect(page.getByRole('button', { name: 'Submit request' })).toBeDisabled();
+    await context.close();
+  });
+
+  test('the document title follows client-side navigation, with one <title> in the page', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveTitle('Sonde — web search API for agentic AI');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+    await expect(page).toHaveTitle('Privacy Policy — Sonde');
+    expect(await page.locator('title').count()).toBe(1);
+  });
+
+  test('a trailing slash redirects to the page’s one address', async ({ page }) => {
+    const response = await page.goto('/terms/');
+    expect(response?.url()).toMatch(/\/terms$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of Service');
   });
 });
 

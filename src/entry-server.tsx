@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import { App } from '@/app/App';
+
+/** The routes of spec §2 that are prerendered to static HTML at build time (scripts/build.mjs). */
+export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];
+
+/** Where unknown paths are answered from (with status 404): the not-found page. */
+export const notFoundPath = '/404';
+
+/**
+ * Renders one route to HTML, as a visitor with nothing stored and no GPC signal first sees it; the
+ * browser then hydrates it (src/main.tsx). Hoisted elements (`<title>`, `<meta>`) come first.
+ * @param url - a path of the site, e.g. `/privacy`
+ */
+export function render(url: string): string {
+  return renderToString(
+    <StrictMode>
+      <StaticRouter location={url}>
+        <App />
+      </StaticRouter>
+    </StrictMode>,
+  );
+}
