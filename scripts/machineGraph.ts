@@ -13,7 +13,7 @@ export interface TransitionRow {
   source: string;
   /** the raw event type (`''` for an eventless `always` transition) */
   eventType: string;
-  /** the event as a reader would say it: `form.submit`, `always`, `after ipLookupTimeout (5000 ms)`, `done: submitInviteRequest` */
+  /** the event as a reader would say it: `form.submit`, `always`, `after ipLookupTimeout (5000 ms)`, `done: submitRequest` */
   event: string;
   /** target state ids; empty for a targetless transition (actions only) */
   targets: string[];

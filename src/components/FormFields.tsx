@@ -1,7 +1,9 @@
 import { useId, type ReactNode } from 'react';
+import { useAfterHydration } from '@/app/useAfterHydration';
+import { button } from '@/styles/button.css';
 import * as styles from './FormFields.css';
 
-export { fieldset, form as formLayout, legend, actions as formActions } from './FormFields.css';
+export { fieldset, form as formLayout, legend } from './FormFields.css';
 
 interface TextFieldProps {
   /** the payload field this input fills */
@@ -93,6 +95,22 @@ export function ErrorAlert({ title, message, help }: { title: string; message: s
       <p className={styles.alertTitle}>{title}</p>
       <p className={styles.alertMessage}>{message}</p>
       {help && <p className={styles.alertHelp}>{help}</p>}
+    </div>
+  );
+}
+
+/**
+ * A form's submit button (spec §4): reads `submittingLabel` and is disabled while `submitting`.
+ * It is also disabled until the prerendered page is hydrated: a submit before then would be the
+ * browser's own GET, putting what the visitor typed in the address.
+ */
+export function SubmitButton({ submitting, label, submittingLabel }: { submitting: boolean; label: string; submittingLabel: string }) {
+  const hydrated = useAfterHydration(() => true, false);
+  return (
+    <div className={styles.actions}>
+      <button type="submit" className={button({ tone: 'primary' })} disabled={!hydrated || submitting}>
+        {submitting ? submittingLabel : label}
+      </button>
     </div>
   );
 }

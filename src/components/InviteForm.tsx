@@ -3,12 +3,10 @@ import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/app/inspect';
 import { ConsentContext } from '@/app/providers';
-import { useAfterHydration } from '@/app/useAfterHydration';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
-import { button } from '@/styles/button.css';
 import { inviteMachine } from '../../machines/inviteMachine';
-import { Checkbox, CheckboxGroup, TextField, fieldset, formActions, formLayout, legend } from './FormFields';
+import { Checkbox, CheckboxGroup, SubmitButton, TextField, fieldset, formLayout, legend } from './FormFields';
 import * as styles from './FormFields.css';
 
 /**
@@ -21,9 +19,6 @@ export function InviteForm() {
   const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
   const navigate = useNavigate();
   const consent = ConsentContext.useActorRef();
-  // Until the prerendered page is hydrated, a submit would be the browser's own GET, putting what the
-  // visitor typed in the address: the button stays disabled until the machine is listening.
-  const hydrated = useAfterHydration(() => true, false);
 
   useEffect(() => {
     // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
@@ -96,11 +91,7 @@ export function InviteForm() {
         I agree to be contacted about the beta and accept the trial <Link to="/terms">terms</Link>/
         <Link to="/privacy">privacy policy</Link>.
       </Checkbox>
-      <div className={formActions}>
-        <button type="submit" className={button({ tone: 'primary' })} disabled={!hydrated || isSubmitting}>
-          {isSubmitting ? copy.submitting : copy.submit}
-        </button>
-      </div>
+      <SubmitButton submitting={isSubmitting} label={copy.submit} submittingLabel={copy.submitting} />
     </form>
   );
 }

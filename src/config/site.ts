@@ -58,7 +58,8 @@ export const STORAGE_KEYS = {
 export const BROWSER_ID_PREFIX = 'sonde';
 
 /** The year the site was built; the footer shows it until the browser has taken over (src/app/useAfterHydration.ts). */
-export const BUILD_YEAR: number = __BUILD_YEAR__;
+// `typeof` keeps this module loadable where the define is absent (the docs:machines script).
+export const BUILD_YEAR: number = typeof __BUILD_YEAR__ === 'number' ? __BUILD_YEAR__ : new Date().getFullYear();
 
 /** Contact address for privacy and legal questions, quoted by the policy pages. */
 export const PRIVACY_EMAIL = 'privacy@sonde.dev';

@@ -2,12 +2,10 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/app/inspect';
-import { useAfterHydration } from '@/app/useAfterHydration';
-import { CheckboxGroup, ErrorAlert, TextField, fieldset, formActions, formLayout } from '@/components/FormFields';
+import { CheckboxGroup, ErrorAlert, SubmitButton, TextField, fieldset, formLayout } from '@/components/FormFields';
 import { PRODUCT_NAME } from '@/config/site';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
 import { PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
-import { button } from '@/styles/button.css';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import { privacyRequestMachine } from '../../machines/privacyRequestMachine';
 import * as styles from './PrivacyRequest.css';
@@ -22,8 +20,6 @@ export function PrivacyRequest() {
   const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
   const error = useSelector(actor, (s) => s.context.error);
   const navigate = useNavigate();
-  // Until the prerendered page is hydrated, a submit would be the browser's own GET (see InviteForm).
-  const hydrated = useAfterHydration(() => true, false);
 
   useEffect(() => {
     if (isSubmitted) navigate('/thank-you');
@@ -73,11 +69,7 @@ export function PrivacyRequest() {
           {error && (
             <ErrorAlert title={copy.errorTitle} message={error} help={copy.errorAfter} />
           )}
-          <div className={formActions}>
-            <button type="submit" className={button({ tone: 'primary' })} disabled={!hydrated || isSubmitting}>
-              {isSubmitting ? copy.submitting : copy.submit}
-            </button>
-          </div>
+          <SubmitButton submitting={isSubmitting} label={copy.submit} submittingLabel={copy.submitting} />
         </form>
       </div>
     </div>

@@ -10,7 +10,7 @@ function start(post: (body: SubmissionBody) => Promise<void>, lookUp: () => Prom
   const machine = inviteMachine.provide({
     actors: {
       lookUpClientIp: fromPromise(lookUp),
-      submitInviteRequest: fromPromise<void, SubmissionBody>(({ input }) => {
+      submitRequest: fromPromise<void, SubmissionBody>(({ input }) => {
         sent.push(input);
         return post(input);
       }),

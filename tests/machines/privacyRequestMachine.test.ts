@@ -12,7 +12,7 @@ function start(outcomes: Array<() => Promise<void>>) {
   const machine = privacyRequestMachine.provide({
     actors: {
       lookUpClientIp: fromPromise<string | null>(async () => '198.51.100.4'),
-      submitPrivacyRequest: fromPromise<void, SubmissionBody>(({ input }) => {
+      submitRequest: fromPromise<void, SubmissionBody>(({ input }) => {
         sent.push(input);
         return outcomes[sent.length - 1]!();
       }),

@@ -36,8 +36,8 @@ describeModel(inviteModel, {
     },
     'xstate.done.actor.lookUpClientIp': async ({ network }) => network.answerLookup(),
     'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp': () => elapse(IP_LOOKUP_TIMEOUT_MS),
-    'xstate.done.actor.submitInviteRequest': async ({ network }) => network.answerPost(201),
-    'xstate.error.actor.submitInviteRequest': async ({ network }) => network.answerPost(500),
+    'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
+    'xstate.error.actor.submitRequest': async ({ network }) => network.answerPost(500),
   },
   expectView: (state, { network, location }) => {
     if (state.matches({ form: 'submitted' })) {

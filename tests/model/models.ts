@@ -34,8 +34,8 @@ export const inviteModel: Model = {
     { type: 'form.submit', payload: visitorPayload },
     { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
     { type: 'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp' },
-    { type: 'xstate.done.actor.submitInviteRequest', output: undefined },
-    { type: 'xstate.error.actor.submitInviteRequest', error: HTTP_500 },
+    { type: 'xstate.done.actor.submitRequest', output: undefined },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_500 },
   ],
   // clientIp is part of what crosses the network, so two routes to a state with different IPs are two states
   stateOf: (s) => [s.value, s.context.clientIp],
@@ -56,8 +56,8 @@ export const privacyRequestModel: Model = {
     { type: 'form.submit', payload: privacyRequestPayload },
     { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
     { type: 'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp' },
-    { type: 'xstate.done.actor.submitPrivacyRequest', output: undefined },
-    { type: 'xstate.error.actor.submitPrivacyRequest', error: HTTP_500 },
+    { type: 'xstate.done.actor.submitRequest', output: undefined },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_500 },
   ],
   // idle with an error on screen is a different state for the visitor than idle without one
   stateOf: (s) => [s.value, s.context.clientIp, s.context.error !== null],

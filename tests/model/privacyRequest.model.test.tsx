@@ -37,8 +37,8 @@ describeModel(privacyRequestModel, {
     },
     'xstate.done.actor.lookUpClientIp': async ({ network }) => network.answerLookup(),
     'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp': () => elapse(IP_LOOKUP_TIMEOUT_MS),
-    'xstate.done.actor.submitPrivacyRequest': async ({ network }) => network.answerPost(201),
-    'xstate.error.actor.submitPrivacyRequest': async ({ network }) => network.answerPost(500),
+    'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
+    'xstate.error.actor.submitRequest': async ({ network }) => network.answerPost(500),
   },
   expectView: (state, { network, location }) => {
     const submissions = network.bodies.length;
