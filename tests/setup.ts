@@ -25,8 +25,8 @@ if (inBrowserEnvironment) {
   }
 }
 
-// Testing Library only advances *Jest's* fake clock after each user-event action; point it at Vitest's,
-// or an action awaited under vi.useFakeTimers() never settles (testing-library/react-testing-library#1197).
+// Testing Library only advances *Jest's* fake clock after each user-event action (it looks for a global
+// `jest`); point it at Vitest's, or an action awaited under vi.useFakeTimers() never settles.
 (globalThis as { jest?: unknown }).jest = { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) };
 
 // MSW intercepts the browser-side fetches of jsdom tests only; server tests talk to a real socket.

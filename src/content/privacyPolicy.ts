@@ -22,7 +22,7 @@ export const privacyPolicy: readonly LegalSection[] = [
     ],
     bullets: [
       'the time of submission;',
-      'your public IP address, looked up through a public IP-lookup service (if that lookup fails, no IP address is sent);',
+      'your public IP address, looked up through a public IP-lookup service when you start filling in a form, not before (if that lookup fails, no IP address is sent);',
       'a browser identifier (browserId): a string made from a hash of your browser’s user agent, language, time-zone offset and screen size, plus a timestamp, stored in your browser’s local storage and reused for later requests;',
       'your browser’s user agent, language, time zone and screen resolution.',
     ],
