@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_INBOX_FILE, E2E_POSTHOG_HOST } from './tests/e2e/constants';
 
 /**
  * End-to-end tests in a real Chromium against production builds served by `vite preview`
@@ -13,9 +14,6 @@ import { defineConfig, devices } from '@playwright/test';
 const SITE_PORT = 4180;
 const ANALYTICS_PORT = 4181;
 const DEV_PORT = 4182;
-/** The PostHog host of the analytics build; never resolvable, and every request to it is intercepted. */
-export const E2E_POSTHOG_HOST = 'https://posthog.e2e.invalid';
-export const E2E_INBOX_FILE = '.e2e/inbox/submissions.jsonl';
 
 const chromium = '/usr/bin/chromium';
 

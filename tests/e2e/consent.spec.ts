@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
+import { E2E_POSTHOG_HOST } from './constants';
 import { expect, fillInviteForm, test, uniqueEmail } from './fixtures';
 
-// The analytics build's PostHog host (playwright.config.ts): never resolvable, every request answered here.
-const POSTHOG_HOST = 'posthog.e2e.invalid';
+// The analytics build's PostHog host: never resolvable, every request answered here.
+const POSTHOG_HOST = new URL(E2E_POSTHOG_HOST).hostname;
 const OPT_OUT = 'Do Not Sell or Share My Personal Information';
 const CONFIRMATION = 'You have opted out of tracking. Your preference has been saved.';
 

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { test as base, expect, type Page } from '@playwright/test';
+import { E2E_INBOX_FILE } from './constants';
 
 /** The IP the intercepted lookup service answers in e2e runs (TEST-NET-3). */
 export const E2E_CLIENT_IP = '203.0.113.9';
 
-/** The inbox file of the e2e servers (playwright.config.ts). */
-export const E2E_INBOX_FILE = '.e2e/inbox/submissions.jsonl';
 
 /**
  * Playwright's `test` with the public IP-lookup service (spec §7.2) answered locally, so that no run
