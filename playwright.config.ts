@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_INBOX_FILE, E2E_POSTHOG_HOST } from './tests/e2e/constants';
+import { E2E_POSTHOG_HOST } from './tests/e2e/constants';
 
 /**
- * End-to-end tests in a real Chromium against production builds served by `vite preview`
- * (the same server as `npm start`, with the local submissions inbox).
+ * End-to-end tests in a real Chromium against production builds served by the Sonde server
+ * (server/main.ts, what `npm start` runs): the site, the submission endpoint and its database.
  *
  * Two builds: `site` is configured as a fresh clone is (no PostHog key: analytics off);
  * `analytics` has a dummy PostHog key whose host the tests intercept (tests/e2e/consent.spec.ts).
- * `dev` is the Vite dev server (`npm run dev`), for the Stately inspector (tests/e2e/inspector.spec.ts).
+ * Both store into `DATABASE_URL` when it is set (CI starts a PostgreSQL server), else each into its own
+ * PGlite directory, emptied first. `dev` is the Vite dev server (`npm run dev`), for the Stately
+ * inspector (tests/e2e/inspector.spec.ts).
  * Debian's Chromium is used when present: Playwright's own browser download cannot run here (DESIGN.md §3).
  */
 const SITE_PORT = 4180;
@@ -19,12 +21,22 @@ const chromium = '/usr/bin/chromium';
 
 function server(name: string, port: number, env: Record<string, string>) {
   const outDir = `.e2e/${name}`;
+  const pgliteDir = `.e2e/pglite-${name}`;
   return {
-    command: `node scripts/build.mjs --outDir ${outDir} && npx vite preview --outDir ${outDir} --port ${port} --strictPort`,
-    url: `http://127.0.0.1:${port}/`,
+    command: `rm -rf ${pgliteDir} && npx tsx scripts/build.mjs --outDir ${outDir} && npx tsx server/main.ts`,
+    url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { ...env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    env: {
+      ...env,
+      PORT: String(port),
+      SONDE_DIST_DIR: outDir,
+      SONDE_PGLITE_DIR: pgliteDir,
+      // Every test submits from 127.0.0.1; the limit itself is tested in tests/server/.
+      SONDE_RATE_LIMIT_PER_MINUTE: '1000',
+      SONDE_LOG_LEVEL: 'warn',
+      VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
+    },
     stdout: 'pipe' as const,
   };
 }
@@ -71,9 +83,8 @@ export default defineConfig({
     },
   ],
   webServer: [
-    server('site', SITE_PORT, { SONDE_INBOX_FILE: E2E_INBOX_FILE, VITE_POSTHOG_KEY: '' }),
+    server('site', SITE_PORT, { VITE_POSTHOG_KEY: '' }),
     server('analytics', ANALYTICS_PORT, {
-      SONDE_INBOX_FILE: E2E_INBOX_FILE,
       VITE_POSTHOG_KEY: 'phc_e2e_dummy_key',
       VITE_POSTHOG_HOST: E2E_POSTHOG_HOST,
     }),
@@ -83,7 +94,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${DEV_PORT}/`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { SONDE_INBOX_FILE: E2E_INBOX_FILE, VITE_POSTHOG_KEY: '', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+      env: { SONDE_PGLITE_DIR: '.e2e/pglite-dev', VITE_POSTHOG_KEY: '', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
       stdout: 'pipe' as const,
     },
   ],

@@ -2,13 +2,14 @@ import { fileURLToPath, URL } from 'node:url';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { submissionsInbox } from './server/inboxPlugin.ts';
-import { notFoundPage } from './server/notFoundPlugin.ts';
+import { sondeApi } from './server/devServer.ts';
 
 export default defineConfig({
-  plugins: [react(), vanillaExtractPlugin(), submissionsInbox(), notFoundPage()],
+  plugins: [react(), vanillaExtractPlugin(), sondeApi()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+    },
   },
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   server: { host: '127.0.0.1', port: 5173 },

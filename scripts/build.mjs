@@ -1,10 +1,57 @@
 // `npm run build`: the client build, then every route of spec §2 prerendered to static HTML.
 //   dist/index.html, dist/privacy.html, … dist/404.html (the not-found page)
-// Usage: node scripts/build.mjs [--outDir dir]
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+//   dist/_headers, dist/vercel.json: the security headers for static hosts (server/securityHeaders.ts)
+//   *.br, *.gz beside every text file, for the Sonde server and hosts that serve precompressed files
+// Usage: tsx scripts/build.mjs [--outDir dir]   (tsx: it imports the server's TypeScript header definition)
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'vite';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { build, loadEnv } from 'vite';
+import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../server/securityHeaders.ts';
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt', '.json', '.xml', '.webmanifest']);
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Writes `file.br` and `file.gz` beside every compressible file of `dir`, when they are smaller. */
+async function precompress(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    if (!entry.isFile() || !COMPRESSIBLE.has(extname(entry.name)) || entry.name === 'vercel.json') continue;
+    const data = await readFile(file);
+    const br = await brotli(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+    const gz = await gzipAsync(data, { level: 9 });
+    if (br.length < data.length) await writeFile(`${file}.br`, br);
+    if (gz.length < data.length) await writeFile(`${file}.gz`, gz);
+  }
+}
+
+/** The origin of an absolute URL, or null for a path on the site's own origin. */
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The security headers of the built pages: the inlined stylesheet allowed by its hash, and the
+ * origins the page calls (spec §7), as Vite baked them in from the environment and `.env` files.
+ */
+function headersFor(inlineStyles, env) {
+  const endpoint = env.VITE_SUBMIT_ENDPOINT || '/api/submissions';
+  const connectOrigins = [
+    originOf(endpoint),
+    originOf(env.VITE_IP_LOOKUP_URL || 'https://api.ipify.org?format=json'),
+    env.VITE_POSTHOG_KEY ? originOf(env.VITE_POSTHOG_HOST || 'https://us.i.posthog.com') : null,
+  ].filter(Boolean);
+  const styleHashes = inlineStyles.map((css) => `sha256-${createHash('sha256').update(css).digest('base64')}`);
+  return { endpoint, headers: securityHeaders({ styleHashes, connectOrigins }) };
+}
 
 /** Moves the hoisted `<title>`/`<meta>` that React renders first into the page's head. */
 function splitHoisted(markup) {
@@ -33,9 +80,11 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     const { render, prerenderedRoutes, notFoundPath } = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     // The stylesheet (about 3 KB gzip) goes inline: one request less before the first paint.
     let template = await readFile(join(out, 'index.html'), 'utf8');
+    const inlineStyles = [];
     const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
     if (stylesheet) {
       const css = await readFile(join(out, stylesheet[1]), 'utf8');
+      inlineStyles.push(css);
       template = template.replace(stylesheet[0], () => `<style>${css}</style>`);
     }
     for (const route of [...prerenderedRoutes, notFoundPath]) {
@@ -46,7 +95,20 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       const file = route === '/' ? 'index.html' : `${route.slice(1)}.html`;
       await writeFile(join(out, file), page);
     }
-    if (logLevel !== 'silent') console.log(`prerendered ${prerenderedRoutes.length} routes and ${notFoundPath} into ${outDir}`);
+    const { endpoint, headers } = headersFor(inlineStyles, loadEnv('production', process.cwd(), 'VITE_'));
+    await writeFile(join(out, '_headers'), netlifyHeadersFile(headers));
+    await writeFile(join(out, 'vercel.json'), `${JSON.stringify(vercelConfig(headers), null, 2)}\n`);
+    await precompress(out);
+    if (logLevel !== 'silent') {
+      console.log(`prerendered ${prerenderedRoutes.length} routes and ${notFoundPath} into ${outDir}`);
+      console.log(`submission endpoint (VITE_SUBMIT_ENDPOINT): ${endpoint}`);
+      if (!originOf(endpoint)) {
+        console.warn(
+          `warning: the forms POST to the relative path ${endpoint}, which only the Sonde server answers ` +
+            '(npm start, server/main.ts). On a static host, build with VITE_SUBMIT_ENDPOINT set to the server\'s URL.',
+        );
+      }
+    }
   } finally {
     await rm(ssrDir, { recursive: true, force: true });
   }

@@ -7,7 +7,11 @@ import { runnerImport } from 'vite';
 const { module } = await runnerImport('./scripts/machineDocs.ts', {
   configFile: false,
   logLevel: 'error',
-  resolve: { alias: { '@': fileURLToPath(new URL('../src', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@': fileURLToPath(new URL('../src', import.meta.url)),
+    },
+  },
 });
 await writeFile('docs/machines.md', module.renderMachineDocs());
 console.log('wrote docs/machines.md');

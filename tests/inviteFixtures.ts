@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import type { InvitePayload } from '@/services/submission';
+import type { InvitePayload } from '#shared/submission';
 
 /** What a visitor types in the invite form in most tests. */
 export const visitor = {

@@ -3,6 +3,8 @@
  * This is the only module that reads `import.meta.env`.
  */
 
+import { SUBMISSIONS_PATH } from '#shared/submission';
+
 /** Product name shown across the site. */
 export const PRODUCT_NAME = 'Sonde';
 
@@ -36,18 +38,6 @@ export const OPT_OUT_TOAST_MS = 3000;
 /** Spec §2, §9: delay before scrolling to the section named by the address hash, in ms. */
 export const SCROLL_TO_ANCHOR_DELAY_MS = 100;
 
-/** Spec §9: retention and age figures quoted by the privacy policy. */
-export const RETENTION = {
-  /** beta application data kept up to this many months */
-  applicationMonths: 18,
-  /** browser fingerprints (browserId) kept up to this many months */
-  browserFingerprintMonths: 24,
-  /** privacy requests answered within this many days */
-  privacyResponseDays: 45,
-  /** the service is not for people under this age */
-  minimumAge: 18,
-} as const;
-
 /** Product-specific localStorage keys (spec §3). */
 export const STORAGE_KEYS = {
   browserId: 'sonde.browserId',
@@ -66,8 +56,8 @@ export const PRIVACY_EMAIL = 'privacy@sonde.dev';
 
 const env = import.meta.env;
 
-/** Spec §7.1: submission endpoint. Defaults to the local inbox served by `npm start` / `npm run dev`. */
-export const SUBMIT_ENDPOINT: string = env.VITE_SUBMIT_ENDPOINT || '/api/submissions';
+/** Spec §7.1: submission endpoint. Defaults to the Sonde server's own path (server/app.ts), served by `npm start` / `npm run dev`. */
+export const SUBMIT_ENDPOINT: string = env.VITE_SUBMIT_ENDPOINT || SUBMISSIONS_PATH;
 
 /** Spec §7.2: public IP-lookup service, asked for JSON. */
 export const IP_LOOKUP_URL: string = env.VITE_IP_LOOKUP_URL || 'https://api.ipify.org?format=json';

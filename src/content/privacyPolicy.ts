@@ -1,4 +1,5 @@
-import { PRIVACY_EMAIL, PRODUCT_NAME, RETENTION } from '@/config/site';
+import { PRIVACY_EMAIL, PRODUCT_NAME } from '@/config/site';
+import { RETENTION } from '#shared/policy';
 import type { LegalSection } from './types';
 
 /** Date the policy text last changed, shown under the title. */

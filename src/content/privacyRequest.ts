@@ -1,4 +1,4 @@
-import { RETENTION } from '@/config/site';
+import { RETENTION } from '#shared/policy';
 
 /** Copy of /privacy-request (spec §2, §3, §9). */
 export const privacyRequestPage = {

@@ -1,4 +1,5 @@
-import { PRICE_PER_1000_QUERIES_USD, PRIVACY_EMAIL, PRODUCT_NAME, RETENTION } from '@/config/site';
+import { PRICE_PER_1000_QUERIES_USD, PRIVACY_EMAIL, PRODUCT_NAME } from '@/config/site';
+import { RETENTION } from '#shared/policy';
 import type { LegalSection } from './types';
 
 /** Date the terms last changed, shown under the title. */

@@ -1,5 +1,5 @@
 import { checkedValues, isChecked, optionalText, requiredText } from './formData';
-import type { InvitePayload } from '@/services/submission';
+import type { InvitePayload } from '#shared/submission';
 
 /**
  * Serialises the invite form into the payload of spec §3: checkbox groups become arrays of the

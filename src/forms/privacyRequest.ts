@@ -1,4 +1,4 @@
-import type { InvitePayload } from '@/services/submission';
+import { PRIVACY_REQUEST_MARKERS, type InvitePayload } from '#shared/submission';
 import { checkedValues, optionalText, requiredText } from './formData';
 
 /** Request types of the privacy form (spec §3), sent as these labels. */
@@ -42,7 +42,7 @@ export function privacyRequestToInvitePayload(request: PrivacyRequest): InvitePa
   return {
     fullName: request.fullName,
     workEmail: request.email,
-    roleTitle: 'Privacy Request',
+    roleTitle: PRIVACY_REQUEST_MARKERS.roleTitle,
     companyName: request.company ?? 'N/A',
     useCaseDescription: [
       PRIVACY_REQUEST_HEADING,
@@ -53,7 +53,7 @@ export function privacyRequestToInvitePayload(request: PrivacyRequest): InvitePa
     mustHaveCapabilities: [],
     estimatedMonthlyQueries: 'N/A',
     peakQPS: 'N/A',
-    notes: 'CCPA RIGHTS REQUEST',
+    notes: PRIVACY_REQUEST_MARKERS.notes,
     consentGiven: true,
   };
 }

@@ -1,7 +1,7 @@
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { BROWSER_ID_PREFIX, STORAGE_KEYS } from '@/config/site';
-import type { ClientMetadata } from './submission';
+import type { ClientMetadata } from '#shared/submission';
 
 /**
  * What the browser tells about the device (spec §3). Colour depth, platform and cookies-enabled are

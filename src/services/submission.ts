@@ -1,46 +1,5 @@
+import type { ClientMetadata, InvitePayload, SubmissionBody } from '#shared/submission';
 import { SUBMIT_ENDPOINT } from '@/config/site';
-
-/** The invite request payload of spec §3. Optional fields are absent when empty (spec §5). */
-export interface InvitePayload {
-  fullName: string;
-  workEmail: string;
-  roleTitle: string;
-  companyName: string;
-  websiteUrl?: string;
-  useCaseDescription: string;
-  primaryWorkloads: string[];
-  mustHaveCapabilities: string[];
-  estimatedMonthlyQueries: string;
-  peakQPS: string;
-  targetLatency?: string;
-  keyRegionsLanguages?: string;
-  /** `YYYY-MM-DD`, as a date input gives it */
-  desiredStartDate?: string;
-  budgetRange?: string;
-  notes?: string;
-  consentGiven: boolean;
-}
-
-/** Client metadata added at submission (spec §3). */
-export interface ClientMetadata {
-  /** ISO 8601 timestamp */
-  submittedAt: string;
-  /** public IP from the lookup of spec §7.2; null when it failed */
-  clientIP: string | null;
-  browserId: string;
-  userAgent: string;
-  browserLanguage: string;
-  /** IANA time-zone name, e.g. `Europe/Paris` */
-  timezone: string;
-  /** `WIDTHxHEIGHT` in CSS pixels */
-  screenResolution: string;
-}
-
-/** The JSON body of spec §7.1; the analytics event of §7.3 carries the same `data`. */
-export interface SubmissionBody {
-  event: 'invite_request';
-  data: InvitePayload & ClientMetadata;
-}
 
 /** Builds the body of spec §7.1 from a payload and its metadata. */
 export function buildSubmissionBody(payload: InvitePayload, metadata: ClientMetadata): SubmissionBody {

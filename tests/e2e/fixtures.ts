@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { test as base, expect, type Page } from '@playwright/test';
-import { E2E_INBOX_FILE } from './constants';
+import { test as base, expect, type Page, type Response } from '@playwright/test';
+import postgres from 'postgres';
+import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 
 /** The IP the intercepted lookup service answers in e2e runs (TEST-NET-3). */
 export const E2E_CLIENT_IP = '203.0.113.9';
@@ -8,31 +8,61 @@ export const E2E_CLIENT_IP = '203.0.113.9';
 
 /**
  * Playwright's `test` with the public IP-lookup service (spec §7.2) answered locally, so that no run
- * depends on, or sends anything to, the internet.
+ * depends on, or sends anything to, the internet; and with every Content-Security-Policy violation of
+ * the page (Chromium reports each on the console) failing the test, whatever the test does.
  */
 export const test = base.extend({
   page: async ({ page }, use) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
     await page.route('https://api.ipify.org/**', (route) => route.fulfill({ json: { ip: E2E_CLIENT_IP } }));
     await use(page);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
   },
 });
 
 export { expect };
 
-/** Reads the submissions the local inbox stored, one parsed JSON line each. */
-export async function storedSubmissions(): Promise<Array<{ event: string; data: Record<string, unknown> }>> {
+/** The POST of spec §7.1 that the next form submission makes, and the server's answer to it. */
+export function nextSubmission(page: Page): Promise<Response> {
+  return page.waitForResponse((response) => response.url().endsWith('/api/submissions') && response.request().method() === 'POST');
+}
+
+/** A row of the `submissions` table (server/db/schema.ts). */
+export interface StoredRow {
+  kind: SubmissionKind;
+  email: string;
+  body: SubmissionBody;
+  due_at: Date | null;
+  received_at: Date;
+}
+
+/**
+ * The row the e2e server stored under `id`, read from PostgreSQL (`DATABASE_URL`, as CI runs).
+ * Without `DATABASE_URL` the e2e servers run on PGlite, whose directory only its server may open:
+ * then the test records that storage was checked over HTTP only (the 201 and its id), and CI fails
+ * instead, so that the full check always runs there.
+ */
+export async function storedRow(id: string): Promise<StoredRow | null> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    if (process.env.CI) throw new Error('CI runs the e2e servers on PostgreSQL: set DATABASE_URL');
+    test.info().annotations.push({ type: 'storage', description: 'PGlite: row not read back (set DATABASE_URL)' });
+    return null;
+  }
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const text = await readFile(E2E_INBOX_FILE, 'utf8');
-    return text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  } catch {
-    return [];
+    const rows = await sql<StoredRow[]>`select kind, email, body, due_at, received_at from submissions where id = ${id}`;
+    expect(rows, `a row with id ${id}`).toHaveLength(1);
+    return rows[0]!;
+  } finally {
+    await sql.end();
   }
 }
 
-/** An email address no other run used, to find this run's line in the inbox. */
+/** An email address no other run used, to find this run's submission. */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}+${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
 }

@@ -1,7 +1,7 @@
-import { E2E_CLIENT_IP, expect, fillInviteForm, storedSubmissions, test, uniqueEmail } from './fixtures';
+import { E2E_CLIENT_IP, expect, fillInviteForm, nextSubmission, storedRow, test, uniqueEmail } from './fixtures';
 
-test.describe('invite request against the real local inbox', () => {
-  test('a visitor fills the form, lands on /thank-you, and the inbox holds the submission', async ({ page }) => {
+test.describe('invite request against the Sonde server', () => {
+  test('a visitor fills the form, lands on /thank-you, and the server stores the submission', async ({ page }) => {
     const email = uniqueEmail('invite');
     await page.goto('/#invite');
     const form = await fillInviteForm(page, email);
@@ -9,14 +9,17 @@ test.describe('invite request against the real local inbox', () => {
     await form.getByRole('checkbox', { name: 'RAG', exact: true }).check();
     await form.getByRole('checkbox', { name: 'Streaming results' }).check();
     await form.getByLabel('Desired start date').fill('2027-02-01');
+    const submission = nextSubmission(page);
     await form.getByRole('button', { name: 'Request invite' }).click();
 
     await expect(page).toHaveURL(/\/thank-you$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Request received' })).toBeVisible();
 
-    const mine = (await storedSubmissions()).filter((s) => s.data.workEmail === email);
-    expect(mine).toHaveLength(1);
-    const { data, event } = mine[0]!;
+    const response = await submission;
+    expect(response.status()).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const { data, event } = response.request().postDataJSON() as { event: string; data: Record<string, unknown> };
     expect(event).toBe('invite_request');
     expect(data).toMatchObject({
       fullName: 'Ada Lovelace',
@@ -37,6 +40,12 @@ test.describe('invite request against the real local inbox', () => {
       browserId: expect.stringMatching(/^sonde_[0-9a-f]{16}_/),
     });
     for (const key of ['targetLatency', 'keyRegionsLanguages', 'budgetRange', 'notes']) expect(data).not.toHaveProperty(key);
+
+    const row = await storedRow(id);
+    if (row) {
+      expect(row).toMatchObject({ kind: 'invite', email, due_at: null });
+      expect(row.body).toEqual({ event: 'invite_request', data });
+    }
   });
 
   test('the browser refuses an invalid email and sends nothing', async ({ page }) => {

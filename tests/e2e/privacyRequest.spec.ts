@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { E2E_CLIENT_IP, expect, storedSubmissions, test, uniqueEmail } from './fixtures';
+import { E2E_CLIENT_IP, expect, nextSubmission, storedRow, test, uniqueEmail } from './fixtures';
 
 async function fillPrivacyRequest(page: Page, email: string) {
   const form = page.getByRole('form', { name: 'Privacy rights request' });
@@ -12,16 +12,19 @@ async function fillPrivacyRequest(page: Page, email: string) {
 }
 
 test.describe('privacy rights request in a real browser', () => {
-  test('is stored by the local inbox, mapped onto an invite request', async ({ page }) => {
+  test('is stored by the server as a privacy request due in 45 days, mapped onto an invite request', async ({ page }) => {
     const email = uniqueEmail('privacy');
     await page.goto('/privacy-request');
     const form = await fillPrivacyRequest(page, email);
+    const submission = nextSubmission(page);
     await form.getByRole('button', { name: 'Submit request' }).click();
     await expect(page).toHaveURL(/\/thank-you$/);
 
-    const mine = (await storedSubmissions()).filter((s) => s.data.workEmail === email);
-    expect(mine).toHaveLength(1);
-    expect(mine[0]!.data).toMatchObject({
+    const response = await submission;
+    expect(response.status()).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    const { data } = response.request().postDataJSON() as { data: Record<string, unknown> };
+    expect(data).toMatchObject({
       fullName: 'Ada Lovelace',
       roleTitle: 'Privacy Request',
       companyName: 'N/A',
@@ -34,6 +37,14 @@ test.describe('privacy rights request in a real browser', () => {
       consentGiven: true,
       clientIP: E2E_CLIENT_IP,
     });
+
+    const row = await storedRow(id);
+    if (row) {
+      expect(row).toMatchObject({ kind: 'privacy', email });
+      expect(row.body.data).toEqual(data);
+      const days = (row.due_at!.getTime() - row.received_at.getTime()) / 86_400_000;
+      expect(days).toBe(45);
+    }
   });
 
   test('a 500 shows the red alert and keeps the form filled', async ({ page }) => {

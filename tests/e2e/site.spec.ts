@@ -24,6 +24,8 @@ test.describe('every route in a real browser', () => {
         expect(response?.status()).toBe(404);
         errors.splice(errors.indexOf('Failed to load resource: the server responded with a status of 404 (Not Found)'), 1);
       }
+      // spec-independent hardening (server/securityHeaders.ts): the page runs under a strict policy
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
       await expect(page.getByRole('banner')).toBeVisible();
       await expect(page.getByRole('contentinfo')).toBeVisible();

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { SubmissionBody } from '@/services/submission';
+import type { SubmissionBody } from '#shared/submission';
 import { inviteMachine } from '../../machines/inviteMachine';
 import { visitorPayload } from '../inviteFixtures';
 

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { RETENTION } from '@/config/site';
+import { RETENTION } from '#shared/policy';
 import { features, faq } from '@/content/home';
 import { renderApp } from '../renderApp';
 

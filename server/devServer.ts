@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import type { Plugin } from 'vite';
+import { createApp } from './app.ts';
+import { readConfig } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { createLogger } from './logger.ts';
+
+/**
+ * `npm run dev`: mounts the server's app (server/app.ts) for `/api/*` inside the Vite dev server, so
+ * that development and production answer with one handler. Vite serves the pages; the API stores
+ * into `DATABASE_URL`, else PGlite in `.data/pglite-dev` (not the production `.data/pglite`, which a
+ * running `npm start` may hold: PGlite allows one process per directory). The database opens on the
+ * first API request.
+ */
+export function sondeApi(): Plugin {
+  return {
+    name: 'sonde-api',
+    apply: (_config, env) => env.command === 'serve' && !env.isPreview && !process.env.VITEST,
+    configureServer(server) {
+      const config = readConfig({ SONDE_PGLITE_DIR: resolve('.data/pglite-dev'), ...process.env });
+      const logger = createLogger();
+      let database: Promise<Database> | undefined;
+      let listener: ReturnType<typeof getRequestListener> | undefined;
+      server.httpServer?.once('close', () => {
+        void database?.then((db) => db.close());
+      });
+      server.middlewares.use(async (req, res, next) => {
+        if (!req.url?.startsWith('/api/')) return next();
+        try {
+          if (!listener) {
+            database ??= openDatabase(config.database);
+            const app = createApp({
+              database: await database,
+              logger,
+              rateLimitPerMinute: config.rateLimitPerMinute,
+              trustProxy: config.trustProxy,
+              allowedOrigins: config.allowedOrigins,
+            });
+            listener ??= getRequestListener(app.fetch);
+          }
+          await listener(req, res);
+        } catch (error) {
+          next(error);
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Every limit the server enforces, with its unit (DESIGN.md §2: "every limit a named constant").
+ * Each has a test at its boundary in tests/server/.
+ */
+
+/** Longest accepted `Idempotency-Key` header, in characters. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** Default submissions per client IP per minute (`SONDE_RATE_LIMIT_PER_MINUTE`). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 10;
+
+/** The rate limit's window, in ms: a fixed window, counted in the database. */
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+
+/** `submittedAt` may be at most this far ahead of the server's clock, in ms (5 minutes). */
+export const SUBMITTED_AT_MAX_AHEAD_MS = 5 * 60_000;
+
+/** `submittedAt` may be at most this old, in ms (30 days): the browser outbox may deliver late. */
+export const SUBMITTED_AT_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+
+/** Time to receive a whole request (headers and body), in ms; a slower (trickled) one gets 408. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Time to receive the request headers, in ms. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/** How often Node checks the two time-outs above, in ms (its default, 30 s, would hold a trickle for 40 s). */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/** Submissions handled at once by one server; one more is answered 503 with `Retry-After`. */
+export const MAX_CONCURRENT_SUBMISSIONS = 64;
+
+/** `GET /api/health` reports the database unreachable when a `select 1` takes longer, in ms. */
+export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
+
+/** On SIGTERM, in-flight requests get this long to finish before the process exits anyway, in ms. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+

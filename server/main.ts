@@ -1,0 +1,113 @@
+// The Sonde server as a Node process: `npm start` (after the build), or in production
+// `DATABASE_URL=postgres://… node --import tsx server/main.ts`. Settings: server/config.ts.
+import { pathToFileURL } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { readConfig, type ServerConfig } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import {
+  HEADERS_TIMEOUT_MS,
+  RATE_LIMIT_WINDOW_MS,
+  REQUEST_TIMEOUT_MS,
+  SHUTDOWN_GRACE_MS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+} from './limits.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { readSecurityHeaders } from './securityHeaders.ts';
+import { pruneRateLimitHits } from './storage.ts';
+
+/** A running server: its address, and how to stop it as SIGTERM does. */
+export interface RunningServer {
+  url: string;
+  database: Database;
+  /** Stops accepting, lets in-flight requests finish (at most {@link SHUTDOWN_GRACE_MS}), closes the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the database (applying migrations), then listens. Requests that trickle are cut: the whole
+ * request must arrive within {@link REQUEST_TIMEOUT_MS} (Node answers 408 and closes the socket).
+ * @param options - `timeouts`: the request/headers time-outs in ms, shortened by tests; `database`: an
+ *   open database to use instead of `config.database` (tests); it is closed by `stop()` all the same
+ * @throws when the database cannot be opened, the site is not built, or the port is taken
+ */
+export async function startServer(
+  config: ServerConfig,
+  logger: Logger,
+  options: { timeouts?: { requestMs: number; headersMs: number }; database?: Database } = {},
+): Promise<RunningServer> {
+  const timeouts = options.timeouts ?? { requestMs: REQUEST_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS };
+  const htmlHeaders = await readSecurityHeaders(config.distDir);
+  const database = options.database ?? (await openDatabase(config.database));
+  const app = createApp({
+    database,
+    logger,
+    site: { distDir: config.distDir, htmlHeaders },
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    trustProxy: config.trustProxy,
+    allowedOrigins: config.allowedOrigins,
+  });
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({
+        fetch: app.fetch,
+        port: config.port,
+        hostname: config.host,
+        serverOptions: {
+          requestTimeout: timeouts.requestMs,
+          headersTimeout: timeouts.headersMs,
+          connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+        },
+      }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const prune = setInterval(() => {
+    pruneRateLimitHits(database.db, RATE_LIMIT_WINDOW_MS).catch((err: unknown) => logger.warn({ err }, 'rate-limit prune failed'));
+  }, RATE_LIMIT_WINDOW_MS);
+  prune.unref();
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, database: database.engine }, 'listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      clearInterval(prune);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([closed, grace]);
+      await database.close();
+      logger.info('stopped');
+    })());
+  return { url, database, stop };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const logger = createLogger();
+  let running: RunningServer;
+  try {
+    running = await startServer(readConfig(), logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start');
+    process.exit(1);
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'stopping: finishing in-flight requests');
+      running.stop().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'could not stop cleanly');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

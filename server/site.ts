@@ -1,0 +1,53 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { trimTrailingSlash } from 'hono/trailing-slash';
+import { HOST_CONFIG_FILES } from './securityHeaders.ts';
+
+/** Hashed build output never changes under one name: cached for a year. */
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+/** Pages and unhashed files are revalidated on every use, so a deploy shows at once. */
+const PAGE_CACHE = 'no-cache';
+
+/**
+ * Serves the prerendered site in `distDir` (scripts/build.mjs) as a static host would:
+ * - `/privacy` → `privacy.html` (clean URLs), `/` → `index.html`;
+ * - `/privacy/` → 301 to `/privacy` (one address per page), the query kept;
+ * - any other path → `404.html` with status 404, including a missing `/assets/…` file;
+ * - `Cache-Control`: immutable for `/assets/*`, `no-cache` for pages and other files;
+ * - the security headers (server/securityHeaders.ts) on every HTML response;
+ * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them.
+ */
+export function mountSite(app: Hono, options: { distDir: string; htmlHeaders: Record<string, string> }): void {
+  const { distDir, htmlHeaders } = options;
+  /** `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed) */
+  const setPageHeaders = (c: Context, file: string) => {
+    c.header('Cache-Control', c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
+    c.header('X-Content-Type-Options', 'nosniff');
+    if (/\.html(\.br|\.gz)?$/.test(file)) {
+      for (const [name, value] of Object.entries(htmlHeaders)) c.header(name, value);
+    }
+  };
+  const hidden = new Set(HOST_CONFIG_FILES.map((file) => `/${file}`));
+  const notFoundPage = join(distDir, '404.html');
+
+  app.use('*', trimTrailingSlash());
+  const files: MiddlewareHandler = serveStatic({
+    root: distDir,
+    precompressed: true,
+    rewriteRequestPath: (path) => (path === '/' || extname(path) !== '' ? path : `${path}.html`),
+    onFound: (path, c) => setPageHeaders(c, path),
+  });
+  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+    if (hidden.has(c.req.path)) return next();
+    return files(c, next);
+  });
+  app.notFound(async (c) => {
+    if (c.req.path.startsWith('/api/')) return c.json({ error: 'Not found' }, 404);
+    setPageHeaders(c, notFoundPage);
+    c.header('Content-Type', 'text/html; charset=utf-8');
+    if (c.req.method === 'HEAD') return c.body(null, 404);
+    return c.body(await readFile(notFoundPage), 404);
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * The promises of the privacy policy (spec §9) that both the site's copy (src/content/) and the
+ * server (server/: `due_at`, retention) keep. One definition, so the policy and the code agree.
+ */
+
+/** Spec §9: retention and age figures quoted by the privacy policy. */
+export const RETENTION = {
+  /** beta application data kept up to this many months */
+  applicationMonths: 18,
+  /** browser fingerprints (browserId) kept up to this many months */
+  browserFingerprintMonths: 24,
+  /** privacy requests answered within this many days */
+  privacyResponseDays: 45,
+  /** the service is not for people under this age */
+  minimumAge: 18,
+} as const;

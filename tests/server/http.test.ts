@@ -1,0 +1,259 @@
+// @vitest-environment node
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SUBMISSIONS_PATH } from '#shared/submission';
+import type { ServerConfig } from '../../server/config.ts';
+import type { Database } from '../../server/db/database.ts';
+import { submissions } from '../../server/db/schema.ts';
+import { createLogger } from '../../server/logger.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { testEngines } from '../support/database.ts';
+import { builtHeaders, testConfig, writeStandInSite } from '../support/site.ts';
+import { submissionBody } from '../support/submissionBody.ts';
+
+let distDir: string;
+const running: RunningServer[] = [];
+beforeAll(async () => {
+  distDir = await writeStandInSite();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()));
+});
+
+async function start(overrides: Partial<ServerConfig> = {}, database?: Database, timeouts?: { requestMs: number; headersMs: number }) {
+  const server = await startServer(testConfig(distDir, overrides), createLogger('silent'), { database, timeouts });
+  running.push(server);
+  return server;
+}
+
+function post(server: RunningServer, headers: Record<string, string> = {}, body: unknown = submissionBody()) {
+  return fetch(`${server.url}${SUBMISSIONS_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Sends the head of a POST, then its body one byte every `everyMs`; resolves with the status or 'closed'. */
+function trickle(server: RunningServer, everyMs: number): Promise<{ status: number | 'closed'; afterMs: number }> {
+  const body = JSON.stringify(submissionBody());
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const req = httpRequest(`${server.url}${SUBMISSIONS_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent < body.length) req.write(body[sent++]);
+    }, everyMs);
+    const done = (status: number | 'closed') => {
+      clearInterval(timer);
+      resolve({ status, afterMs: Date.now() - started });
+    };
+    req.on('response', (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', () => done('closed'));
+    req.flushHeaders();
+  });
+}
+
+describe.each(testEngines())('limits and abuse on $name', (engine) => {
+  let database: Database;
+  afterEach(async () => {
+    await database?.close().catch(() => {});
+  });
+
+  it('allows SONDE_RATE_LIMIT_PER_MINUTE submissions per client IP per minute, then 429 with Retry-After, storing nothing', async () => {
+    database = await engine.open();
+    const server = await start({ rateLimitPerMinute: 3 }, database);
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await post(server)).status);
+    const limited = await post(server);
+    expect(statuses).toEqual([201, 201, 201]);
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await limited.json()).toEqual({ error: `More than 3 submissions in a minute; try again in ${retryAfter} s` });
+    expect(await database.db.select().from(submissions)).toHaveLength(3);
+  });
+
+  it('counts in the database: two server instances on one database share one limit', async () => {
+    if (engine.name === 'PGlite') return; // PGlite is one process; the shared case is PostgreSQL
+    database = await engine.open();
+    const location = engine.location();
+    const one = await start({ rateLimitPerMinute: 2, database: location });
+    const two = await start({ rateLimitPerMinute: 2, database: location });
+    expect((await post(one)).status).toBe(201);
+    expect((await post(two)).status).toBe(201);
+    expect((await post(one)).status).toBe(429);
+    expect((await post(two)).status).toBe(429);
+  });
+
+  it('a replay of a stored submission is answered and not counted against the limit', async () => {
+    database = await engine.open();
+    const server = await start({ rateLimitPerMinute: 1 }, database);
+    const body = submissionBody();
+    expect((await post(server, { 'idempotency-key': 'once' }, body)).status).toBe(201);
+    expect((await post(server, { 'idempotency-key': 'once' }, body)).status).toBe(201);
+    expect((await post(server, { 'idempotency-key': 'twice' }, body)).status).toBe(429);
+  });
+
+  it('behind a proxy (SONDE_TRUST_PROXY) counts the first X-Forwarded-For address; otherwise the header is ignored', async () => {
+    database = await engine.open();
+    const trusting = await start({ rateLimitPerMinute: 1, trustProxy: true }, database);
+    expect((await post(trusting, { 'x-forwarded-for': '198.51.100.1, 10.0.0.1' })).status).toBe(201);
+    expect((await post(trusting, { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' })).status).toBe(201);
+    expect((await post(trusting, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(429);
+
+    const direct = await start({ rateLimitPerMinute: 1 }, await engine.open());
+    expect((await post(direct, { 'x-forwarded-for': '198.51.100.3' })).status).toBe(201);
+    expect((await post(direct, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(429); // same socket address
+  });
+
+  it('answers 503 with Retry-After when MAX_CONCURRENT_SUBMISSIONS are in flight, and takes the next one after', async () => {
+    database = await engine.open();
+    const server = await start({}, database);
+    const { MAX_CONCURRENT_SUBMISSIONS } = await import('../../server/limits.ts');
+    const slow = Array.from({ length: MAX_CONCURRENT_SUBMISSIONS }, () => trickle(server, 4)); // about 3 s each
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await post(server);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    const finished = await Promise.all(slow);
+    expect(finished.map((f) => f.status)).toEqual(finished.map(() => 201));
+    expect((await post(server)).status).toBe(201);
+  }, 30_000);
+});
+
+describe('time-outs', () => {
+  it('cuts a body trickled past the request time-out with 408, and the server keeps answering', async () => {
+    const server = await start({}, undefined, { requestMs: 1_000, headersMs: 1_000 });
+    const result = await trickle(server, 200);
+    expect([408, 'closed']).toContain(result.status);
+    // the time-out plus at most one check interval (TIMEOUT_CHECK_INTERVAL_MS = 1 s)
+    expect(result.afterMs).toBeGreaterThanOrEqual(1_000);
+    expect(result.afterMs).toBeLessThan(2_600);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  });
+
+  it('lets a request that arrives within the time-out through', async () => {
+    const server = await start({}, undefined, { requestMs: 3_000, headersMs: 3_000 });
+    const body = JSON.stringify(submissionBody()).length;
+    const result = await trickle(server, Math.floor(1_500 / body));
+    expect(result.status).toBe(201);
+  });
+
+  it('production time-outs are 10 s for the request and the headers', async () => {
+    const limits = await import('../../server/limits.ts');
+    expect(limits.REQUEST_TIMEOUT_MS).toBe(10_000);
+    expect(limits.HEADERS_TIMEOUT_MS).toBe(10_000);
+  });
+});
+
+describe('Origin and CORS', () => {
+  it('accepts a POST from its own origin and refuses another origin with 403, storing nothing', async () => {
+    const server = await start();
+    expect((await post(server, { origin: server.url })).status).toBe(201);
+    const foreign = await post(server, { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ error: 'Origin not allowed' });
+    expect(await server.database.db.select().from(submissions)).toHaveLength(1);
+  });
+
+  it('with SONDE_ALLOWED_ORIGINS, answers the preflight of a listed origin only, for POST and two headers', async () => {
+    const server = await start({ allowedOrigins: ['https://sonde.dev'] });
+    const preflight = (origin: string) =>
+      fetch(`${server.url}${SUBMISSIONS_PATH}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key' },
+      });
+    const allowed = await preflight('https://sonde.dev');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://sonde.dev');
+    expect(allowed.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(allowed.headers.get('access-control-allow-headers')).toBe('content-type,idempotency-key');
+    const refused = await preflight('https://evil.example');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+
+    const response = await post(server, { origin: 'https://sonde.dev' });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://sonde.dev');
+    expect((await post(server, { origin: server.url })).status).toBe(403); // only the listed origins
+  });
+});
+
+describe('the site, served as a static host would', () => {
+  const get = (server: RunningServer, path: string, init?: RequestInit) => fetch(`${server.url}${path}`, { redirect: 'manual', ...init });
+
+  it('serves clean URLs, the not-found page with 404, and a 301 for a trailing slash that keeps the query', async () => {
+    const server = await start();
+    expect(await (await get(server, '/')).text()).toContain('<h1>Home</h1>');
+    expect(await (await get(server, '/privacy')).text()).toContain('<h1>Privacy Policy</h1>');
+    const missing = await get(server, '/no-such-page');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<h1>Page not found</h1>');
+    expect((await get(server, '/assets/gone.js')).status).toBe(404);
+    const slash = await get(server, '/privacy/?ref=mail');
+    expect(slash.status).toBe(301);
+    expect(slash.headers.get('location')).toBe(`${server.url}/privacy?ref=mail`);
+    expect((await get(server, '/.well-known/gpc.json')).status).toBe(200);
+  });
+
+  it('never serves the host configuration files', async () => {
+    const server = await start();
+    expect((await get(server, '/_headers')).status).toBe(404);
+    expect((await get(server, '/vercel.json')).status).toBe(404);
+  });
+
+  it('sends the built security headers and no-cache on pages, immutable caching on assets', async () => {
+    const server = await start();
+    for (const path of ['/', '/privacy', '/no-such-page']) {
+      const page = await get(server, path);
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      for (const [name, value] of Object.entries(builtHeaders)) expect(page.headers.get(name), `${name} on ${path}`).toBe(value);
+    }
+    const asset = await get(server, '/assets/index-AbC123.js');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(asset.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('answers a malformed URL with 400 and stays up (was an uncaught URIError)', async () => {
+    const server = await start();
+    for (const path of ['/%E0%A4%A', '/%', '/assets/%ZZ.js']) {
+      const status = await new Promise<number>((resolve, reject) => {
+        // fetch would normalise the path; send it raw
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        });
+        let head = '';
+        socket.on('data', (chunk) => (head += chunk.toString()));
+        socket.on('end', () => resolve(Number(head.split(' ')[1])));
+        socket.on('error', reject);
+      });
+      expect(status, path).toBe(400);
+    }
+    expect((await get(server, '/api/health')).status).toBe(200);
+  });
+});
+
+describe('GET /api/health', () => {
+  it('is 200 with the database up and 503 once it is unreachable', async () => {
+    const server = await start();
+    const up = await fetch(`${server.url}/api/health`);
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({ status: 'ok', database: 'ok' });
+    await server.database.close();
+    const down = await fetch(`${server.url}/api/health`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ status: 'error', database: 'unreachable' });
+    const submit = await post(server);
+    expect(submit.status).toBe(500);
+  });
+});

@@ -1,0 +1,247 @@
+// @vitest-environment node
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES, TEXT_LIMITS } from '#shared/submission';
+import { createApp } from '../../server/app.ts';
+import type { Database } from '../../server/db/database.ts';
+import { submissions } from '../../server/db/schema.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../../server/limits.ts';
+import { createLogger } from '../../server/logger.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { testEngines } from '../support/database.ts';
+import { testConfig, writeStandInSite } from '../support/site.ts';
+import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+
+/** Every log line the server wrote during a test, parsed. */
+const logLines: Array<Record<string, unknown>> = [];
+const logStream = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  },
+});
+
+describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine) => {
+  let distDir: string;
+  let database: Database;
+  let server: RunningServer;
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/api/submissions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const rows = () => database.db.select().from(submissions);
+
+  beforeAll(async () => {
+    distDir = await writeStandInSite();
+  });
+  beforeEach(async () => {
+    logLines.length = 0;
+    database = await engine.open();
+    server = await startServer(testConfig(distDir), createLogger('info', logStream), { database });
+  });
+  afterEach(async () => {
+    await server.stop();
+  });
+
+  it('stores an invite request and answers 201 with its id once the row is committed', async () => {
+    const body = submissionBody();
+    const response = await post(body);
+    expect(response.status).toBe(201);
+    const answer = (await response.json()) as { ok: boolean; id: string };
+    expect(answer).toEqual({ ok: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const [row] = await rows();
+    expect(row).toMatchObject({ id: answer.id, kind: 'invite', email: 'ada@example.com', dueAt: null, idempotencyKey: null });
+    expect(row?.body).toEqual(body);
+  });
+
+  it('stores a privacy request as kind privacy, due 45 days after it was received, email lower-cased', async () => {
+    const response = await post(privacyRequestBody());
+    expect(response.status).toBe(201);
+    const [row] = await rows();
+    expect(row).toMatchObject({ kind: 'privacy', email: 'grace@example.com' });
+    expect(row!.dueAt!.getTime() - row!.receivedAt.getTime()).toBe(45 * 86_400_000);
+  });
+
+  it('answers a repeat with the same Idempotency-Key with the first answer and stores nothing new', async () => {
+    const body = submissionBody();
+    const first = await post(body, { 'idempotency-key': 'c1c0ffee-0000-4000-8000-000000000001' });
+    const again = await post(body, { 'idempotency-key': 'c1c0ffee-0000-4000-8000-000000000001' });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual(await first.json());
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('stores racing requests with one key once', async () => {
+    const body = submissionBody();
+    const answers = await Promise.all([1, 2, 3, 4].map(() => post(body, { 'idempotency-key': 'race' })));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    const ids = new Set(await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id)));
+    expect(ids.size).toBe(1);
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('refuses a used Idempotency-Key with a different body (422) and stores nothing', async () => {
+    await post(submissionBody(), { 'idempotency-key': 'k' });
+    const other = await post(submissionBody({ fullName: 'Someone Else' }), { 'idempotency-key': 'k' });
+    expect(other.status).toBe(422);
+    expect(await other.json()).toEqual({ error: 'Idempotency-Key was already used with a different body' });
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it(`accepts an Idempotency-Key of ${IDEMPOTENCY_KEY_MAX_LENGTH} characters and refuses one more (400)`, async () => {
+    expect((await post(submissionBody(), { 'idempotency-key': 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH) })).status).toBe(201);
+    const long = await post(submissionBody(), { 'idempotency-key': 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH + 1) });
+    expect(long.status).toBe(400);
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it(`reads a body of ${MAX_BODY_BYTES} bytes and answers 413 for one byte more, storing nothing`, async () => {
+    const json = JSON.stringify(submissionBody());
+    const exact = json + ' '.repeat(MAX_BODY_BYTES - Buffer.byteLength(json)); // JSON allows trailing space
+    expect((await post(exact)).status).toBe(201);
+    const over = await post(`${exact} `);
+    expect(over.status).toBe(413);
+    expect(await over.json()).toEqual({ error: `Body is larger than ${MAX_BODY_BYTES} bytes` });
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('answers 500 "Submission could not be stored" when the database fails, and the server stays up', async () => {
+    await database.db.execute(sql`alter table submissions add constraint fail_every_insert check (false) not valid`);
+    const response = await post(submissionBody());
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'Submission could not be stored' });
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  });
+
+  it('logs a stored submission as JSON with its id only: no name, email or IP at info level', async () => {
+    const response = await post(submissionBody({ fullName: 'Ada Lovelace', workEmail: 'ada@example.com' }));
+    const { id } = (await response.json()) as { id: string };
+    const stored = logLines.find((line) => line.msg === 'submission stored');
+    expect(stored).toMatchObject({ submissionId: id, kind: 'invite', level: 30 });
+    const everything = JSON.stringify(logLines);
+    for (const personal of ['Ada Lovelace', 'ada@example.com', '203.0.113.9']) expect(everything).not.toContain(personal);
+  });
+});
+
+describe.each(testEngines())('bad input on $name: a clear 400 naming the field, and nothing stored', (engine) => {
+  let database: Database;
+  const now = new Date('2026-11-22T12:00:00.000Z');
+  beforeAll(async () => {
+    database = await engine.open();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  afterEach(async () => {
+    await database.db.delete(submissions);
+  });
+
+  const app = () => createApp({ database, logger: createLogger('silent'), now: () => now, rateLimitPerMinute: 1000 });
+  const post = (body: unknown) =>
+    app().request('/api/submissions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const body = (data: Parameters<typeof submissionBody>[0]) => submissionBody(data, now);
+  const stored = () => database.db.select().from(submissions);
+
+  it.each([
+    ['not JSON', '{"event":', 'Body is not valid JSON'],
+    ['another event', { ...submissionBody({}, now), event: 'signup' }, 'event: Invalid input: expected "invite_request"'],
+    ['consent not given', body({ consentGiven: false }), 'data.consentGiven: must be true: consent is required'],
+    ['a website that is not http(s)', body({ websiteUrl: 'ftp://files.example.com' }), 'data.websiteUrl: must be an http(s) URL'],
+    ['a javascript: website', body({ websiteUrl: 'javascript:alert(1)' }), 'data.websiteUrl: must be an http(s) URL'],
+    ['a client IP that is not an address', body({ clientIP: '999.1.1.1' }), 'data.clientIP: must be an IPv4 or IPv6 address, or null'],
+    ['a required field of spaces', body({ companyName: '   ' }), 'data.companyName: is required'],
+    ['a CR/LF in a name (log forging)', body({ fullName: 'Ada\r\n{"level":30}' }), 'data.fullName: contains a control character'],
+    ['a NUL in the description', body({ useCaseDescription: 'a\u0000b' }), 'data.useCaseDescription: contains a control character'],
+    ['an email that is not one', body({ workEmail: 'ada@' }), 'data.workEmail: Invalid email address'],
+    ['a date that is not one', body({ desiredStartDate: '2027-13-01' }), 'data.desiredStartDate: Invalid ISO date'],
+    ['a missing field', body({ peakQPS: undefined }), 'data.peakQPS: Invalid input: expected string, received undefined'],
+  ])('%s', async (_name, input, problem) => {
+    const response = await post(input);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: problem });
+    expect(await stored()).toHaveLength(0);
+  });
+
+  it('keeps newlines and tabs in the description and the notes', async () => {
+    const response = await post(body({ useCaseDescription: 'line one\nline two\r\n\tindented', notes: 'a\nb' }));
+    expect(response.status).toBe(201);
+  });
+
+  it('accepts a client IP of null, IPv4 or IPv6', async () => {
+    for (const clientIP of [null, '198.51.100.4', '2001:db8::1']) expect((await post(body({ clientIP }))).status).toBe(201);
+  });
+
+  it.each([
+    ['fullName', TEXT_LIMITS.short],
+    ['companyName', TEXT_LIMITS.short],
+    ['peakQPS', TEXT_LIMITS.short],
+    ['useCaseDescription', TEXT_LIMITS.long],
+    ['notes', TEXT_LIMITS.long],
+  ] as const)('accepts %s of %i characters and refuses one more', async (field, limit) => {
+    expect((await post(body({ [field]: 'x'.repeat(limit) }))).status).toBe(201);
+    const over = await post(body({ [field]: 'x'.repeat(limit + 1) }));
+    expect(over.status).toBe(400);
+    expect(await over.json()).toEqual({ error: `data.${field}: is longer than ${limit} characters` });
+    expect(await stored()).toHaveLength(1);
+  });
+
+  it(`accepts a website URL of ${TEXT_LIMITS.url} characters and refuses one more`, async () => {
+    const url = (n: number) => `https://example.com/${'p'.repeat(n - 'https://example.com/'.length)}`;
+    expect((await post(body({ websiteUrl: url(TEXT_LIMITS.url) }))).status).toBe(201);
+    expect((await post(body({ websiteUrl: url(TEXT_LIMITS.url + 1) }))).status).toBe(400);
+  });
+
+  it(`accepts an email of ${TEXT_LIMITS.email} characters and refuses one more`, async () => {
+    const email = (n: number) => `${'a'.repeat(60)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(n - 60 - 1 - 60 - 1 - 60 - 1 - 4)}.com`;
+    expect(email(TEXT_LIMITS.email)).toHaveLength(TEXT_LIMITS.email);
+    expect((await post(body({ workEmail: email(TEXT_LIMITS.email) }))).status).toBe(201);
+    const over = await post(body({ workEmail: email(TEXT_LIMITS.email + 1) }));
+    expect(await over.json()).toEqual({ error: `data.workEmail: is longer than ${TEXT_LIMITS.email} characters` });
+  });
+
+  it('accepts submittedAt up to 5 minutes ahead of the server clock and up to 30 days old, not beyond', async () => {
+    const at = (offsetMs: number) => body({ submittedAt: new Date(now.getTime() + offsetMs).toISOString() });
+    expect((await post(at(SUBMITTED_AT_MAX_AHEAD_MS))).status).toBe(201);
+    expect((await post(at(-SUBMITTED_AT_MAX_AGE_MS))).status).toBe(201);
+    const ahead = await post(at(SUBMITTED_AT_MAX_AHEAD_MS + 1));
+    expect(await ahead.json()).toEqual({ error: 'data.submittedAt: is more than 5 minutes ahead of the server clock' });
+    const old = await post(at(-SUBMITTED_AT_MAX_AGE_MS - 1));
+    expect(await old.json()).toEqual({ error: 'data.submittedAt: is more than 30 days old' });
+    expect(await stored()).toHaveLength(2);
+  });
+
+  it.each([
+    ['text/plain', 415],
+    ['application/json; charset=utf-8', 201],
+    ['application/json; charset=latin1', 415],
+    ['application/jsonp', 415],
+    ['multipart/form-data; boundary=x', 415],
+  ])('content type %s → %i', async (type, status) => {
+    const response = await app().request('/api/submissions', { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body({})) });
+    expect(response.status).toBe(status);
+    expect(await stored()).toHaveLength(status === 201 ? 1 : 0);
+  });
+
+  it('answers 405 with Allow for another method', async () => {
+    const response = await app().request('/api/submissions');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('stores only the fields of spec §7.1: unknown keys are dropped', async () => {
+    const response = await post({ ...body({}), extra: 1, data: { ...body({}).data, isAdmin: true } });
+    expect(response.status).toBe(201);
+    const [row] = await database.db.select().from(submissions).where(eq(submissions.email, 'ada@example.com'));
+    expect(row?.body).toEqual(body({}));
+  });
+});

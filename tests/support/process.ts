@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** The server as a separate Node process (`tsx server/main.ts`, what `npm start` runs after the build). */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** every JSON log line the process printed so far */
+  logs: Array<Record<string, unknown>>;
+  /** resolves with the exit code (or the signal's name) once the process has ended */
+  exited: Promise<number | string>;
+}
+
+/**
+ * Starts `server/main.ts` in a child process on a free port, and resolves once its `listening` log
+ * line names its address. The child gets this process's environment without `DATABASE_URL` (so that
+ * it runs on PGlite unless `env` names a database), plus `env`.
+ * @throws when the process exits or prints nothing within `timeoutMs`
+ */
+export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...inherited, PORT: '0', SONDE_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening: ${stderr} ${JSON.stringify(logs)}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        if (entry.msg === 'listening') {
+          clearTimeout(timer);
+          resolve({ child, url: String(entry.url), logs, exited });
+        }
+      } catch {
+        // not a log line (tsx or Node printing): ignored
+      }
+    });
+  });
+}
