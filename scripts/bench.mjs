@@ -4,16 +4,24 @@
 // - first-load JavaScript of `/` (entry + modulepreloads), gzip, and that PostHog/the inspector are not in it
 // - Lighthouse 13 (mobile preset: simulated slow 4G, 4x CPU), every route, median of 3 runs: the four
 //   category scores, LCP, CLS, TBT
-// - submit → /thank-you with a healthy endpoint (the local inbox), the IP service hanging, the form
+// - submit → /thank-you with a healthy endpoint (the Sonde server), the IP service hanging, the form
 //   filled in more than 5 s before: p50 and p90 over 11 submissions, without and with 4x CPU slowdown
-import { execFile } from 'node:child_process';
+// - POST /api/submissions: accepted submissions per second and p50/p99 latency, 20 concurrent clients
+//   for 10 s (autocannon), on PGlite and, when DATABASE_URL is set, on PostgreSQL; rows stored = 201s
+// Run with tsx (`npm run bench`): it imports the server's TypeScript.
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { preview } from 'vite';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { openDatabase } from '../server/db/database.ts';
+import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender } from './build.mjs';
 
 const run = promisify(execFile);
@@ -24,10 +32,12 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const ROUTES = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];
 const LIGHTHOUSE_RUNS = 3;
 const SUBMISSIONS = 11;
+const API_CONNECTIONS = 20;
+const API_SECONDS = 10;
 const CHROME = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-// `npm run bench -- --only=lighthouse` (or size, submit) measures one part.
+// `npm run bench -- --only=lighthouse` (or size, submit, api) measures one part.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const wants = (part) => !only || only === part;
 
@@ -143,31 +153,151 @@ async function submitLatency(cpuSlowdown) {
   }
 }
 
+/**
+ * Starts the Sonde server (server/main.ts) as its own process, as in production, on `port`.
+ * @returns its URL and a `stop()` that sends SIGTERM and waits for the exit
+ */
+async function startSondeServer(env) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, SONDE_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.includes('"msg":"listening"')) resolve(JSON.parse(line).url);
+    });
+  });
+  return { url, stop: async () => { child.kill('SIGTERM'); await exited; } };
+}
+
+/**
+ * POST /api/submissions under load: `API_CONNECTIONS` clients for `API_SECONDS` s, each request a new
+ * submission (own Idempotency-Key, own client IP via X-Forwarded-For, so the rate limit is exercised
+ * as many visitors would, not hit). Then the server is stopped and its rows counted.
+ */
+async function apiLoad(name, env, countRows) {
+  const server = await startSondeServer({ PORT: String(PORT + 1), SONDE_TRUST_PROXY: 'true', SONDE_DIST_DIR: DIST, ...env });
+  const body = JSON.stringify({
+    event: 'invite_request',
+    data: {
+      fullName: 'Bench Visitor', workEmail: 'bench@example.com', roleTitle: 'Engineer', companyName: 'Bench Ltd',
+      useCaseDescription: 'Load test of the submission endpoint.', primaryWorkloads: ['RAG'], mustHaveCapabilities: [],
+      estimatedMonthlyQueries: '5M', peakQPS: '100 QPS', consentGiven: true, submittedAt: new Date().toISOString(),
+      clientIP: null, browserId: 'sonde_bench', userAgent: 'autocannon', browserLanguage: 'en', timezone: 'UTC', screenResolution: '1280x800',
+    },
+  });
+  let n = 0;
+  let result;
+  try {
+    result = await autocannon({
+      url: `${server.url}/api/submissions`,
+      connections: API_CONNECTIONS,
+      duration: API_SECONDS,
+      requests: [{
+        method: 'POST',
+        setupRequest: (request) => {
+          n += 1;
+          return {
+            ...request,
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'idempotency-key': randomUUID(),
+              'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+            },
+          };
+        },
+      }],
+    });
+  } finally {
+    await server.stop();
+  }
+  const accepted = result['2xx'];
+  const stored = await countRows();
+  const perSecond = Math.round(accepted / API_SECONDS);
+  const summary = { acceptedPerSecond: perSecond, p50Ms: result.latency.p50, p99Ms: result.latency.p99, accepted, stored, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts };
+  check(`API accepted submissions/s, ${name}`, perSecond, name === 'PGlite' ? 800 : 2000, '/s', perSecond >= (name === 'PGlite' ? 800 : 2000));
+  check(`API p99 latency, ${name}`, result.latency.p99, 50, 'ms');
+  check(`API submissions lost (201s − rows), ${name}`, accepted - stored, 0, 'rows');
+  check(`API non-2xx or errors, ${name}`, result.non2xx + result.errors + result.timeouts, 0, '');
+  return summary;
+}
+
+async function apiBenchmarks() {
+  const runs = {};
+  const pgliteDir = resolve(OUT, 'pglite-api');
+  await rm(pgliteDir, { recursive: true, force: true });
+  console.log(`POST /api/submissions, ${API_CONNECTIONS} clients × ${API_SECONDS} s, PGlite…`);
+  runs.pglite = await apiLoad('PGlite', { SONDE_PGLITE_DIR: pgliteDir, DATABASE_URL: '' }, async () => {
+    const database = await openDatabase({ pgliteDir });
+    try {
+      return (await database.db.select({ id: submissions.id }).from(submissions)).length;
+    } finally {
+      await database.close();
+    }
+  });
+  if (process.env.DATABASE_URL) {
+    const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+    const name = `sonde_bench_${Date.now()}`;
+    await admin.unsafe(`create database ${name}`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    console.log(`POST /api/submissions, ${API_CONNECTIONS} clients × ${API_SECONDS} s, PostgreSQL…`);
+    try {
+      runs.postgres = await apiLoad('PostgreSQL', { DATABASE_URL: url.toString() }, async () => {
+        const db = postgres(url.toString(), { max: 1 });
+        try {
+          const [{ n }] = await db`select count(*)::int as n from submissions`;
+          return n;
+        } finally {
+          await db.end();
+        }
+      });
+    } finally {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  } else {
+    console.log('DATABASE_URL is not set: the PostgreSQL run is skipped (its budget is not checked)');
+  }
+  return runs;
+}
+
 await mkdir(OUT, { recursive: true });
-process.env.SONDE_INBOX_FILE = join(OUT, 'inbox.jsonl');
 console.log('building…');
 await buildSite();
 const bundle = await firstLoadJavaScript(); // always: cheap, and the build is needed anyway
-const server = await preview({ configFile: 'vite.config.ts', logLevel: 'warn', preview: { port: PORT, strictPort: true, host: '127.0.0.1' }, build: { outDir: DIST } });
-const results = { bundle, lighthouse: {}, submit: {} };
-try {
-  for (const route of wants('lighthouse') ? ROUTES : []) {
-    console.log(`lighthouse ${route} ×${LIGHTHOUSE_RUNS}…`);
-    results.lighthouse[route] = await lighthouse(route);
+const results = { bundle, lighthouse: {}, submit: {}, api: {} };
+if (wants('lighthouse') || wants('submit')) {
+  const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
+  try {
+    for (const route of wants('lighthouse') ? ROUTES : []) {
+      console.log(`lighthouse ${route} ×${LIGHTHOUSE_RUNS}…`);
+      results.lighthouse[route] = await lighthouse(route);
+    }
+    for (const slowdown of wants('submit') ? [1, 4] : []) {
+      console.log(`submit → /thank-you ×${SUBMISSIONS}, CPU ${slowdown}x…`);
+      const samples = await submitLatency(slowdown);
+      const p50 = median(samples);
+      results.submit[`cpu${slowdown}x`] = { p50Ms: +p50.toFixed(1), p90Ms: +percentile(samples, 90).toFixed(1), samples: samples.map((s) => +s.toFixed(1)) };
+      check(`submit → /thank-you p50, IP service hanging, CPU ${slowdown}x`, +p50.toFixed(1), 300, 'ms');
+    }
+  } finally {
+    await server.stop();
   }
-  for (const slowdown of wants('submit') ? [1, 4] : []) {
-    console.log(`submit → /thank-you ×${SUBMISSIONS}, CPU ${slowdown}x…`);
-    const samples = await submitLatency(slowdown);
-    const p50 = median(samples);
-    results.submit[`cpu${slowdown}x`] = { p50Ms: +p50.toFixed(1), p90Ms: +percentile(samples, 90).toFixed(1), samples: samples.map((s) => +s.toFixed(1)) };
-    check(`submit → /thank-you p50, IP service hanging, CPU ${slowdown}x`, +p50.toFixed(1), 300, 'ms');
-  }
-} finally {
-  await new Promise((resolve) => server.httpServer.close(resolve));
 }
+if (wants('api')) results.api = await apiBenchmarks();
 
 results.budgets = budgets;
 await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+if (wants('api')) {
+  console.log('\nPOST /api/submissions    accepted/s   p50 ms   p99 ms   201s    rows   non-2xx');
+  for (const [engine, r] of Object.entries(results.api)) {
+    console.log(`${engine.padEnd(24)} ${String(r.acceptedPerSecond).padStart(10)} ${String(r.p50Ms).padStart(8)} ${String(r.p99Ms).padStart(8)} ${String(r.accepted).padStart(6)} ${String(r.stored).padStart(7)} ${String(r.non2xx).padStart(9)}`);
+  }
+}
 console.log('\nbudget                                                          value      limit');
 for (const b of budgets) {
   console.log(`${b.ok ? 'PASS' : 'FAIL'}  ${b.name.padEnd(58)} ${String(b.value).padStart(8)} ${b.unit.padEnd(5)} ${b.limit}`);

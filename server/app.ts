@@ -13,7 +13,7 @@ import {
 } from './limits.ts';
 import type { Logger } from './logger.ts';
 import { mountSite } from './site.ts';
-import { countSubmission, findByIdempotencyKey, sha256Hex, storeSubmission } from './storage.ts';
+import { acceptSubmission } from './storage.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
 
 /** What {@link createApp} needs. Everything but `database` and `logger` has a default. */
@@ -164,23 +164,29 @@ export function createApp(options: AppOptions): Hono {
       }
       const checked = checkSubmissionBody(parsed, now());
       if (!checked.ok) return problem(c, 400, checked.problem);
-      const idempotencyKey = c.req.header('idempotency-key') ?? null;
       try {
-        // A repeat of a stored submission answers what the first answered, and is not counted again.
-        if (idempotencyKey) {
-          const first = await findByIdempotencyKey(database.db, idempotencyKey);
-          if (first) return replayOrConflict(c, first.id, first.bodySha256 === sha256Hex(JSON.stringify(checked.body)));
+        const outcome = await acceptSubmission(database.db, {
+          body: checked.body,
+          idempotencyKey: c.req.header('idempotency-key') ?? null,
+          clientIp: clientIp(c),
+          limitPerWindow: rateLimit,
+          windowMs: RATE_LIMIT_WINDOW_MS,
+        });
+        switch (outcome.status) {
+          case 'stored':
+            logger.info({ submissionId: outcome.id, kind: outcome.kind }, 'submission stored');
+            return c.json({ ok: true, id: outcome.id }, 201);
+          case 'replayed':
+            // A repeat of a stored submission answers what the first answered.
+            c.header('Idempotent-Replayed', 'true');
+            return c.json({ ok: true, id: outcome.id }, 201);
+          case 'conflict':
+            return problem(c, 422, 'Idempotency-Key was already used with a different body');
+          case 'limited':
+            c.header('Retry-After', String(outcome.retryAfterSeconds));
+            logger.info({ status: 429 }, 'submission refused: rate limit');
+            return problem(c, 429, `More than ${rateLimit} submissions in a minute; try again in ${outcome.retryAfterSeconds} s`);
         }
-        const { hits, retryAfterSeconds } = await countSubmission(database.db, clientIp(c), RATE_LIMIT_WINDOW_MS);
-        if (hits > rateLimit) {
-          c.header('Retry-After', String(retryAfterSeconds));
-          logger.info({ status: 429 }, 'submission refused: rate limit');
-          return problem(c, 429, `More than ${rateLimit} submissions in a minute; try again in ${retryAfterSeconds} s`);
-        }
-        const outcome = await storeSubmission(database.db, { body: checked.body, idempotencyKey });
-        if (outcome.status !== 'stored') return replayOrConflict(c, outcome.id, outcome.status === 'replayed');
-        logger.info({ submissionId: outcome.id, kind: outcome.kind }, 'submission stored');
-        return c.json({ ok: true, id: outcome.id }, 201);
       } catch (error) {
         logger.error({ err: error }, 'submission could not be stored');
         return problem(c, 500, 'Submission could not be stored');
@@ -192,12 +198,6 @@ export function createApp(options: AppOptions): Hono {
     return problem(c, 405, 'Use POST');
   });
   app.all('/api/*', (c) => c.json({ error: 'Not found' }, 404));
-
-  function replayOrConflict(c: Context, id: string, sameBody: boolean) {
-    if (!sameBody) return problem(c, 422, 'Idempotency-Key was already used with a different body');
-    c.header('Idempotent-Replayed', 'true');
-    return c.json({ ok: true, id }, 201);
-  }
 
   if (options.site) mountSite(app, options.site);
   return app;

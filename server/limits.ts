@@ -9,7 +9,7 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Default submissions per client IP per minute (`SONDE_RATE_LIMIT_PER_MINUTE`). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 10;
 
-/** The rate limit's window, in ms: a fixed window, counted in the database. */
+/** The rate limit's window, in ms: a client's submissions stored in the last window are counted, in the database. */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /** `submittedAt` may be at most this far ahead of the server's clock, in ms (5 minutes). */

@@ -7,14 +7,12 @@ import { readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import {
   HEADERS_TIMEOUT_MS,
-  RATE_LIMIT_WINDOW_MS,
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
   TIMEOUT_CHECK_INTERVAL_MS,
 } from './limits.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { readSecurityHeaders } from './securityHeaders.ts';
-import { pruneRateLimitHits } from './storage.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
 export interface RunningServer {
@@ -66,10 +64,6 @@ export async function startServer(
     await database.close();
     throw error;
   }
-  const prune = setInterval(() => {
-    pruneRateLimitHits(database.db, RATE_LIMIT_WINDOW_MS).catch((err: unknown) => logger.warn({ err }, 'rate-limit prune failed'));
-  }, RATE_LIMIT_WINDOW_MS);
-  prune.unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -78,7 +72,6 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      clearInterval(prune);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());

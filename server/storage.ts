@@ -1,51 +1,73 @@
 import { createHash } from 'node:crypto';
-import { eq, lt, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import type { Db } from './db/database.ts';
-import { rateLimitHits, submissions } from './db/schema.ts';
+import { submissions } from './db/schema.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** What {@link storeSubmission} did. */
-export type StoreOutcome =
+/** What {@link acceptSubmission} did. */
+export type AcceptOutcome =
   | { status: 'stored'; id: string; kind: SubmissionKind }
+  /** the idempotency key is stored with this body: nothing new stored, not counted */
   | { status: 'replayed'; id: string }
-  /** the idempotency key was used before with a different body: nothing stored */
-  | { status: 'conflict'; id: string };
+  /** the idempotency key is stored with another body: nothing stored */
+  | { status: 'conflict'; id: string }
+  /** the client is past its rate limit: nothing stored */
+  | { status: 'limited'; retryAfterSeconds: number };
+
+type AcceptRow = {
+  existing_id: string | null;
+  existing_sha: string | null;
+  recent: number | null;
+  retry_after: number | null;
+  new_id: string | null;
+};
 
 /**
- * Stores one checked submission in one statement (nothing half-written), with `kind` derived from
- * the privacy mapping of spec §3 and, for a privacy request, `due_at` = received + 45 days (spec §9).
- * With an idempotency key already stored, stores nothing and returns the first row's id: `replayed`
- * when the body is the same, `conflict` when it differs. Safe when two requests race on one key.
+ * Accepts one checked submission in one call of the database function `accept_submission`
+ * (server/db/migrations/0001_accept_submission.sql): one round trip, one commit, nothing half-written.
+ * 1. when `idempotencyKey` is already stored: nothing is written (`replayed`, or `conflict` when the
+ *    body differs), and the repeat does not count against the rate limit;
+ * 2. when the client (a SHA-256 of its IP) already has `limitPerWindow` submissions stored in the last
+ *    `windowMs`: nothing is stored (`limited`, with the seconds until its oldest one leaves the window,
+ *    ≥ 1). Counted in the database, so the limit holds across server instances (two requests of one
+ *    client at the same instant may both pass: the limit is a guard against floods, not a quota);
+ * 3. otherwise the row is inserted with `kind` from the privacy mapping of spec §3 and, for a privacy
+ *    request, `due_at` = received + 45 days (spec §9). Two requests racing on one key store one row.
  * @throws the driver's error when the database fails; the caller answers 500.
  */
-export async function storeSubmission(
+export async function acceptSubmission(
   db: Db,
-  input: { body: SubmissionBody; idempotencyKey: string | null },
-): Promise<StoreOutcome> {
-  const bodySha256 = sha256Hex(JSON.stringify(input.body));
+  input: { body: SubmissionBody; idempotencyKey: string | null; clientIp: string; limitPerWindow: number; windowMs: number },
+): Promise<AcceptOutcome> {
+  const json = JSON.stringify(input.body);
+  const bodySha256 = sha256Hex(json);
   const kind = submissionKind(input.body.data);
-  const [row] = await db
-    .insert(submissions)
-    .values({
-      kind,
-      idempotencyKey: input.idempotencyKey,
-      bodySha256,
-      email: input.body.data.workEmail.toLowerCase(),
-      body: input.body,
-      dueAt: kind === 'privacy' ? sql`now() + make_interval(days => ${RETENTION.privacyResponseDays})` : null,
-    })
-    .onConflictDoNothing({ target: submissions.idempotencyKey })
-    .returning({ id: submissions.id });
-  if (row) return { status: 'stored', id: row.id, kind };
-  const first = input.idempotencyKey ? await findByIdempotencyKey(db, input.idempotencyKey) : undefined;
-  if (!first) throw new Error('insert returned no row and no earlier row holds the idempotency key');
+  const key = input.idempotencyKey;
+  const result = await db.execute(sql`
+    select existing_id, existing_sha, recent, retry_after, new_id from accept_submission(
+      ${key}::text, ${sha256Hex(input.clientIp)}::text, ${input.windowMs / 1000}::int, ${input.limitPerWindow}::int,
+      ${kind}::text, ${bodySha256}::text, ${input.body.data.workEmail.toLowerCase()}::text, ${json}::jsonb,
+      ${RETENTION.privacyResponseDays}::int)`);
+  const [row] = rowsOf<AcceptRow>(result);
+  if (!row) throw new Error('the accept statement returned no row');
+  if (row.new_id) return { status: 'stored', id: row.new_id, kind };
+  if (row.existing_id) return row.existing_sha === bodySha256 ? { status: 'replayed', id: row.existing_id } : { status: 'conflict', id: row.existing_id };
+  if (row.recent !== null && row.recent >= input.limitPerWindow) return { status: 'limited', retryAfterSeconds: Number(row.retry_after ?? 1) };
+  // Within the limit, yet not inserted: another request stored this key meanwhile.
+  const first = key ? await findByIdempotencyKey(db, key) : undefined;
+  if (!first) throw new Error('the submission was neither stored nor found under its idempotency key');
   return first.bodySha256 === bodySha256 ? { status: 'replayed', id: first.id } : { status: 'conflict', id: first.id };
+}
+
+/** The rows of `db.execute`: an array (postgres.js) or `{ rows }` (PGlite). */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 /** The row stored under an idempotency key, if any. */
@@ -55,43 +77,4 @@ export async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: s
     .from(submissions)
     .where(eq(submissions.idempotencyKey, key));
   return row;
-}
-
-/**
- * Counts one submission for a client in the current fixed window of `windowMs`, in the database, so
- * that the count holds across server instances. The client is kept as a SHA-256 of its IP only.
- * @returns the count in this window, including this one, and the seconds until the window ends (≥ 1)
- */
-export async function countSubmission(
-  db: Db,
-  clientIp: string,
-  windowMs: number,
-): Promise<{ hits: number; retryAfterSeconds: number }> {
-  const windowSeconds = windowMs / 1000;
-  const [row] = await db
-    .insert(rateLimitHits)
-    .values({
-      clientKey: sha256Hex(clientIp),
-      windowStart: sql`date_bin(make_interval(secs => ${windowSeconds}), now(), timestamptz '2000-01-01 00:00:00+00')`,
-      hits: 1,
-    })
-    .onConflictDoUpdate({
-      target: [rateLimitHits.clientKey, rateLimitHits.windowStart],
-      set: { hits: sql`${rateLimitHits.hits} + 1` },
-    })
-    .returning({
-      hits: rateLimitHits.hits,
-      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${rateLimitHits.windowStart} + make_interval(secs => ${windowSeconds}) - now())))::int`,
-    });
-  if (!row) throw new Error('rate-limit upsert returned no row');
-  return { hits: row.hits, retryAfterSeconds: Number(row.retryAfterSeconds) };
-}
-
-/** Deletes rate-limit counts older than two windows. @returns how many rows went */
-export async function pruneRateLimitHits(db: Db, windowMs: number): Promise<number> {
-  const gone = await db
-    .delete(rateLimitHits)
-    .where(lt(rateLimitHits.windowStart, sql`now() - make_interval(secs => ${(2 * windowMs) / 1000})`))
-    .returning({ key: rateLimitHits.clientKey });
-  return gone.length;
 }

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 
 /**
- * Every accepted submission of spec §7.1, one row each. Written once by `POST /api/submissions`.
+ * Every accepted submission of spec §7.1, one row each. Written once by `POST /api/submissions`,
+ * which also counts a client's rows of the last minute for the rate limit (so the limit holds across
+ * every server instance sharing the database).
  * The migrations in server/db/migrations/ are generated from this file (`npm run db:generate`).
  */
 export const submissions = pgTable(
@@ -19,6 +21,8 @@ export const submissions = pgTable(
     bodySha256: text('body_sha256').notNull(),
     /** the submitter's email (`data.workEmail`), lower-cased, for the team's look-ups */
     email: text('email').notNull(),
+    /** SHA-256 (hex) of the sending client's IP, for the rate limit: the raw address is not kept here */
+    clientKey: text('client_key').notNull(),
     /** the whole accepted body */
     body: jsonb('body').$type<SubmissionBody>().notNull(),
     /** privacy requests only: received_at + 45 days (spec §9, privacy policy) */
@@ -27,22 +31,8 @@ export const submissions = pgTable(
   (table) => [
     check('submissions_kind', sql`${table.kind} in ('invite', 'privacy')`),
     check('submissions_due_at', sql`(${table.kind} = 'privacy') = (${table.dueAt} is not null)`),
-    index('submissions_received_at').on(table.receivedAt),
     index('submissions_email').on(table.email),
+    // the rate limit counts a client's submissions of the last window (server/storage.ts)
+    index('submissions_client_recent').on(table.clientKey, table.receivedAt),
   ],
-);
-
-/**
- * Submissions counted per client and per fixed one-minute window, so that the rate limit holds across
- * every server instance sharing the database. Rows older than two windows are deleted.
- */
-export const rateLimitHits = pgTable(
-  'rate_limit_hits',
-  {
-    /** SHA-256 (hex) of the client IP: the raw address is not kept */
-    clientKey: text('client_key').notNull(),
-    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-    hits: integer('hits').notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.clientKey, table.windowStart] })],
 );

@@ -1,10 +1,3 @@
-CREATE TABLE "rate_limit_hits" (
-	"client_key" text NOT NULL,
-	"window_start" timestamp with time zone NOT NULL,
-	"hits" integer NOT NULL,
-	CONSTRAINT "rate_limit_hits_client_key_window_start_pk" PRIMARY KEY("client_key","window_start")
-);
---> statement-breakpoint
 CREATE TABLE "submissions" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"kind" text NOT NULL,
@@ -12,6 +5,7 @@ CREATE TABLE "submissions" (
 	"idempotency_key" text,
 	"body_sha256" text NOT NULL,
 	"email" text NOT NULL,
+	"client_key" text NOT NULL,
 	"body" jsonb NOT NULL,
 	"due_at" timestamp with time zone,
 	CONSTRAINT "submissions_idempotency_key_unique" UNIQUE("idempotency_key"),
@@ -19,5 +13,5 @@ CREATE TABLE "submissions" (
 	CONSTRAINT "submissions_due_at" CHECK (("submissions"."kind" = 'privacy') = ("submissions"."due_at" is not null))
 );
 --> statement-breakpoint
-CREATE INDEX "submissions_received_at" ON "submissions" USING btree ("received_at");--> statement-breakpoint
-CREATE INDEX "submissions_email" ON "submissions" USING btree ("email");
+CREATE INDEX "submissions_email" ON "submissions" USING btree ("email");--> statement-breakpoint
+CREATE INDEX "submissions_client_recent" ON "submissions" USING btree ("client_key","received_at");
