@@ -12,8 +12,9 @@ export const ipLookupUrl = IP_LOOKUP_URL.split('?')[0] ?? IP_LOOKUP_URL;
 export const receivedSubmissions: unknown[] = [];
 
 /**
- * Success paths (DESIGN.md §2). The submission endpoint checks the body with the same schema as the
- * local inbox, so a test whose form sends a malformed body gets the inbox's 400, not a silent 201.
+ * Success paths (DESIGN.md §2). The submission endpoint checks the body with the Sonde server's own
+ * schema (server/submissionSchema.ts) and answers as the server does, so a test whose form sends a
+ * malformed body gets the server's 400, not a silent 201.
  */
 export const handlers = [
   http.post(SUBMIT_ENDPOINT, async ({ request }) => {
@@ -24,7 +25,7 @@ export const handlers = [
     const checked = checkSubmissionBody(body);
     if (!checked.ok) return HttpResponse.json({ error: checked.problem }, { status: 400 });
     receivedSubmissions.push(body);
-    return HttpResponse.json({ ok: true }, { status: 201 });
+    return HttpResponse.json({ ok: true, id: crypto.randomUUID() }, { status: 201 });
   }),
   http.get(ipLookupUrl, ({ request }) => {
     // spec §7.2: JSON output is asked for
