@@ -135,9 +135,10 @@ describe('time-outs', () => {
     const server = await start({}, undefined, { requestMs: 1_000, headersMs: 1_000 });
     const result = await trickle(server, 200);
     expect([408, 'closed']).toContain(result.status);
-    // the time-out plus at most one check interval (TIMEOUT_CHECK_INTERVAL_MS = 1 s)
+    // the time-out plus about one check interval (TIMEOUT_CHECK_INTERVAL_MS = 1 s), with room for a
+    // loaded CI machine; Node's default interval (30 s) would hold it for up to 31 s
     expect(result.afterMs).toBeGreaterThanOrEqual(1_000);
-    expect(result.afterMs).toBeLessThan(2_600);
+    expect(result.afterMs).toBeLessThan(5_000);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 
