@@ -36,7 +36,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const timeouts = options.timeouts ?? { requestMs: REQUEST_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS };
   const htmlHeaders = await readSecurityHeaders(config.distDir);
-  const database = options.database ?? (await openDatabase(config.database));
+  const database = options.database ?? (await openDatabase(config.database, { shareOnSocket: true, warn: (message) => logger.warn(message) }));
   const app = createApp({
     database,
     logger,

@@ -1,6 +1,9 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import lockfile from 'proper-lockfile';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -30,6 +33,42 @@ export interface Database {
 /** Where the database is: a `postgres://` URL, or PGlite in a directory (`memory://` for tests). */
 export type DatabaseLocation = { url: string } | { pgliteDir: string };
 
+/**
+ * The PostgreSQL socket a server exposes its PGlite on, inside the data directory, so that the team's
+ * command line (server/requests.ts) reaches the running server's database instead of opening the
+ * directory a second time (PGlite allows one process per directory: two would corrupt it).
+ */
+export const PGLITE_SOCKET_FILE = '.s.PGSQL.5432';
+
+/** The lock file beside PGlite's data that the process holding the directory keeps fresh. */
+export const PGLITE_LOCK_FILE = '.sonde.lock';
+
+/** A lock not refreshed for this long, in ms, belongs to a dead process (kill -9) and is taken over. */
+export const PGLITE_LOCK_STALE_MS = 10_000;
+
+/**
+ * Takes the directory's lock, waiting up to `waitMs` for a dead holder's lock to go stale.
+ * @returns a function that releases it
+ * @throws Error "… is in use by another process" when a live process holds it
+ */
+async function lockPgliteDir(dir: string, waitMs: number): Promise<() => Promise<void>> {
+  try {
+    return await lockfile.lock(dir, {
+      lockfilePath: join(dir, PGLITE_LOCK_FILE),
+      stale: PGLITE_LOCK_STALE_MS,
+      update: PGLITE_LOCK_STALE_MS / 5,
+      retries: { retries: Math.ceil(waitMs / 1000), minTimeout: 1000, maxTimeout: 1000 },
+      // Losing the lock (the disk stalled past `stale`) must not crash the server mid-request.
+      onCompromised: (error) => console.error(`[database] the lock on ${dir} was compromised: ${error.message}`),
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ELOCKED') {
+      throw new Error(`${dir} is in use by another process (a running Sonde server?)`, { cause: error });
+    }
+    throw error;
+  }
+}
+
 /** `fn` run on the first call only; later calls get the first call's promise. */
 function once(fn: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
@@ -50,10 +89,18 @@ const MIGRATION_LOCK_ID = 7_341_902;
  * With `{ url }` it connects to PostgreSQL with postgres.js (pool of `maxConnections`, default
  * {@link POSTGRES_POOL_SIZE}); several server
  * instances may start at once: a PostgreSQL advisory lock runs the migrations one at a time.
- * With `{ pgliteDir }` it opens PGlite there (created on demand; `memory://` keeps nothing).
- * @throws the driver's error when the database cannot be reached or a migration fails.
+ * With `{ pgliteDir }` it opens PGlite there (created on demand; `memory://` keeps nothing), holding
+ * the directory's lock ({@link PGLITE_LOCK_FILE}) until `close()`; with `shareOnSocket` (the server)
+ * it also serves the database on {@link PGLITE_SOCKET_FILE} in that directory.
+ * @param options - `lockWaitMs`: how long to wait for a dead process's lock to go stale (default
+ *   {@link PGLITE_LOCK_STALE_MS} + 2 s, so that a restart after kill -9 succeeds)
+ * @throws the driver's error when the database cannot be reached or a migration fails; Error "… is in
+ *   use by another process" when another live process holds the PGlite directory.
  */
-export async function openDatabase(location: DatabaseLocation, options: { maxConnections?: number } = {}): Promise<Database> {
+export async function openDatabase(
+  location: DatabaseLocation,
+  options: { maxConnections?: number; shareOnSocket?: boolean; lockWaitMs?: number; warn?: (message: string) => void } = {},
+): Promise<Database> {
   if ('url' in location) {
     const lockClient = postgres(location.url, { max: 1, onnotice: () => {} });
     try {
@@ -74,17 +121,49 @@ export async function openDatabase(location: DatabaseLocation, options: { maxCon
       close: once(() => client.end({ timeout: 5 })),
     };
   }
-  if (!location.pgliteDir.startsWith('memory://')) await mkdir(location.pgliteDir, { recursive: true });
-  const client = await PGlite.create(location.pgliteDir);
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return {
-    db,
-    engine: 'pglite',
-    ping: async () => {
-      if (client.closed) throw new Error('PGlite is closed');
-      await client.query('select 1');
-    },
-    close: once(() => client.close()),
-  };
+  const dir = location.pgliteDir;
+  const inMemory = dir.startsWith('memory://');
+  let release = async () => {};
+  if (!inMemory) {
+    await mkdir(dir, { recursive: true });
+    release = await lockPgliteDir(dir, options.lockWaitMs ?? PGLITE_LOCK_STALE_MS + 2_000);
+  }
+  let client: PGlite | undefined;
+  let socket: PGLiteSocketServer | undefined;
+  try {
+    client = await PGlite.create(dir);
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    if (options.shareOnSocket && !inMemory) {
+      const path = join(dir, PGLITE_SOCKET_FILE);
+      await rm(path, { force: true }); // left by a process that was killed; we hold the lock
+      try {
+        socket = new PGLiteSocketServer({ db: client, path, maxConnections: 4 });
+        await socket.start();
+      } catch (error) {
+        // e.g. a path past the 107-byte limit of unix sockets: serve anyway; only the CLI loses its way in
+        socket = undefined;
+        options.warn?.(`PGlite is not shared on ${path} (${(error as Error).message}); npm run requests will find it in use`);
+      }
+    }
+    const pglite = client;
+    return {
+      db,
+      engine: 'pglite',
+      ping: async () => {
+        if (pglite.closed) throw new Error('PGlite is closed');
+        await pglite.query('select 1');
+      },
+      close: once(async () => {
+        await socket?.stop();
+        await pglite.close();
+        await release();
+      }),
+    };
+  } catch (error) {
+    await socket?.stop().catch(() => {});
+    await client?.close().catch(() => {});
+    await release();
+    throw error;
+  }
 }

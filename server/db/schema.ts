@@ -27,6 +27,12 @@ export const submissions = pgTable(
     body: jsonb('body').$type<SubmissionBody>().notNull(),
     /** privacy requests only: received_at + 45 days (spec §9, privacy policy) */
     dueAt: timestamp('due_at', { withTimezone: true }),
+    /** when the team marked the request handled (`npm run requests -- done`); null while open */
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    /** who marked it handled (the operating-system user, or `--by`) */
+    handledBy: text('handled_by'),
+    /** the team's note on how it was handled */
+    handledNote: text('handled_note'),
   },
   (table) => [
     check('submissions_kind', sql`${table.kind} in ('invite', 'privacy')`),

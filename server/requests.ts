@@ -1,0 +1,295 @@
+// `npm run requests -- <command>`: the team's command line over the stored requests (issue #10).
+// It reads the same database as the server: `DATABASE_URL`, else PGlite in `SONDE_PGLITE_DIR`
+// (default .data/pglite), through the running server's socket when a server holds that directory.
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Table from 'cli-table3';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { stringify } from 'csv-stringify/sync';
+import { and, desc, eq, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import { readConfig, type ServerConfig } from './config.ts';
+import { openDatabase, PGLITE_SOCKET_FILE, type Db } from './db/database.ts';
+import * as schema from './db/schema.ts';
+import { submissions } from './db/schema.ts';
+
+/** A connection for the command line, and how it reached the data. */
+export interface TeamConnection {
+  db: Db;
+  /** `postgres` (DATABASE_URL), `server` (the running server's PGlite socket) or `directory` (PGlite opened here) */
+  via: 'postgres' | 'server' | 'directory';
+  close(): Promise<void>;
+}
+
+/**
+ * Connects as the server's configuration says. With PGlite, never opens a directory that a running
+ * server holds: when the server's socket ({@link PGLITE_SOCKET_FILE}) answers, the queries go through
+ * it; otherwise the directory is opened here, under its lock, which fails while a live server holds it.
+ * @throws Error naming the problem when the database cannot be reached
+ */
+export async function connectForTeam(config: ServerConfig): Promise<TeamConnection> {
+  if ('url' in config.database) {
+    const database = await openDatabase(config.database, { maxConnections: 1 });
+    return { db: database.db, via: 'postgres', close: database.close };
+  }
+  const dir = config.database.pgliteDir;
+  const path = join(dir, PGLITE_SOCKET_FILE);
+  if (existsSync(path)) {
+    // prepare: false — named statements would live in the one PGlite session the server shares
+    const client = postgres({ path, max: 1, prepare: false, database: 'postgres', username: 'postgres', onnotice: () => {} });
+    try {
+      await client`select 1`;
+      return { db: drizzlePostgres(client, { schema }), via: 'server', close: () => client.end() };
+    } catch {
+      await client.end({ timeout: 0 }).catch(() => {});
+      // a socket file without a server behind it: left by a killed server; the lock decides below
+    }
+  }
+  const database = await openDatabase({ pgliteDir: dir }, { lockWaitMs: 0 });
+  return { db: database.db, via: 'directory', close: database.close };
+}
+
+/** A request as the command line shows it: `list --json` and `export --format json` print these. */
+export interface RequestSummary {
+  id: string;
+  kind: SubmissionKind;
+  /** ISO 8601 */
+  receivedAt: string;
+  fullName: string;
+  email: string;
+  company: string;
+  status: 'open' | 'done';
+  /** privacy requests only: ISO 8601, received + 45 days */
+  dueAt?: string;
+  /** privacy requests still open: whole days until `dueAt`, negative when overdue */
+  daysLeft?: number;
+  handledAt?: string;
+  handledBy?: string;
+  note?: string;
+}
+
+type Row = typeof submissions.$inferSelect;
+const DAY_MS = 86_400_000;
+
+function summary(row: Row, now: Date): RequestSummary {
+  const status = row.handledAt ? 'done' : 'open';
+  return {
+    id: row.id,
+    kind: row.kind,
+    receivedAt: row.receivedAt.toISOString(),
+    fullName: row.body.data.fullName,
+    email: row.email,
+    company: row.body.data.companyName,
+    status,
+    ...(row.dueAt ? { dueAt: row.dueAt.toISOString() } : {}),
+    ...(row.dueAt && status === 'open' ? { daysLeft: Math.ceil((row.dueAt.getTime() - now.getTime()) / DAY_MS) } : {}),
+    ...(row.handledAt ? { handledAt: row.handledAt.toISOString(), handledBy: row.handledBy ?? '', note: row.handledNote ?? '' } : {}),
+  };
+}
+
+function dueText(request: RequestSummary): string {
+  if (!request.dueAt) return '';
+  const due = request.dueAt.slice(0, 10);
+  if (request.daysLeft === undefined) return `due ${due}`;
+  if (request.daysLeft < 0) return `OVERDUE since ${due} (${-request.daysLeft} d)`;
+  return `due ${due} (${request.daysLeft} d left)`;
+}
+
+/** An aligned table without borders, for a terminal. */
+function table(head: string[], rows: string[][]): string {
+  const blank = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' };
+  const t = new Table({ head, chars: blank, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
+  t.push(...rows);
+  return t.toString();
+}
+
+/** Every field of the §7.1 body, in the order of spec §3, for the CSV export. */
+const DATA_FIELDS: Array<keyof SubmissionBody['data']> = [
+  'fullName', 'workEmail', 'roleTitle', 'companyName', 'websiteUrl', 'useCaseDescription', 'primaryWorkloads',
+  'mustHaveCapabilities', 'estimatedMonthlyQueries', 'peakQPS', 'targetLatency', 'keyRegionsLanguages',
+  'desiredStartDate', 'budgetRange', 'notes', 'consentGiven', 'submittedAt', 'clientIP', 'browserId', 'userAgent',
+  'browserLanguage', 'timezone', 'screenResolution',
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Exit with a code and a one-line message (1: not found, 2: bad arguments). */
+export class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+function kindOption() {
+  return new Option('--kind <kind>', 'only invite or privacy requests').choices(['invite', 'privacy']);
+}
+
+function isoDate(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError('expected a date as YYYY-MM-DD.');
+  }
+  return value;
+}
+
+/**
+ * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>`.
+ * @param io - `connect`: opens the database once a command runs; `now`: the clock for days left;
+ *   `user`: who marks a request done by default
+ * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
+ */
+export function requestsProgram(io: { connect: () => Promise<TeamConnection>; out: (text: string) => void; now: () => Date; user: string }): Command {
+  const withDb = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
+    const connection = await io.connect();
+    try {
+      return await work(connection.db);
+    } finally {
+      await connection.close();
+    }
+  };
+  const findOne = async (db: Db, id: string): Promise<Row> => {
+    const [row] = UUID.test(id) ? await db.select().from(submissions).where(eq(submissions.id, id)) : [];
+    if (!row) throw new ExitError(`no request ${id}`, 1);
+    return row;
+  };
+
+  const program = new Command('requests')
+    .description("Sonde's stored invite and privacy requests: read, export, and mark them handled.")
+    .showHelpAfterError(false);
+
+  program
+    .command('list')
+    .description('newest first: id, received, kind, name, email, company, status; privacy requests with their due date')
+    .addOption(kindOption())
+    .addOption(new Option('--status <status>', 'only open or done requests').choices(['open', 'done']))
+    .option('--since <date>', 'only requests received on or after this date (YYYY-MM-DD, UTC)', isoDate)
+    .option('--json', 'one JSON array, for scripts')
+    .action(async (options: { kind?: SubmissionKind; status?: 'open' | 'done'; since?: string; json?: boolean }) => {
+      const filters: SQL[] = [];
+      if (options.kind) filters.push(eq(submissions.kind, options.kind));
+      if (options.status) filters.push(options.status === 'open' ? isNull(submissions.handledAt) : isNotNull(submissions.handledAt));
+      if (options.since) filters.push(gte(submissions.receivedAt, new Date(`${options.since}T00:00:00Z`)));
+      const rows = await withDb((db) => db.select().from(submissions).where(and(...filters)).orderBy(desc(submissions.receivedAt)));
+      const requests = rows.map((row) => summary(row, io.now()));
+      if (options.json) return io.out(JSON.stringify(requests, null, 2));
+      if (requests.length === 0) return io.out('no requests');
+      io.out(
+        table(
+          ['id', 'received (UTC)', 'kind', 'name', 'email', 'company', 'status', 'due'],
+          requests.map((r) => [r.id, r.receivedAt.slice(0, 16).replace('T', ' '), r.kind, r.fullName, r.email, r.company, r.status, dueText(r)]),
+        ),
+      );
+    });
+
+  program
+    .command('show')
+    .description('everything stored for one request, metadata included, as JSON')
+    .argument('<id>', 'the request id (a UUID, as list prints it)')
+    .action(async (id: string) => {
+      const row = await withDb((db) => findOne(db, id));
+      // everything but the rate limit's IP hash and the body's checksum, which say nothing to a reader
+      const stored = Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
+      io.out(JSON.stringify({ ...summary(row, io.now()), stored }, null, 2));
+    });
+
+  program
+    .command('export')
+    .description('every request with every field, to stdout, for a spreadsheet or a CRM')
+    .addOption(new Option('--format <format>', 'csv or json').choices(['csv', 'json']).default('csv'))
+    .addOption(kindOption())
+    .action(async (options: { format: 'csv' | 'json'; kind?: SubmissionKind }) => {
+      const rows = await withDb((db) =>
+        db.select().from(submissions).where(options.kind ? eq(submissions.kind, options.kind) : undefined).orderBy(desc(submissions.receivedAt)),
+      );
+      if (options.format === 'json') {
+        return io.out(JSON.stringify(rows.map((row) => ({ ...summary(row, io.now()), data: row.body.data })), null, 2));
+      }
+      const columns = ['id', 'kind', 'receivedAt', 'status', 'dueAt', 'handledAt', 'handledBy', 'note', ...DATA_FIELDS];
+      const records = rows.map((row) => {
+        const s = summary(row, io.now());
+        const data = row.body.data as unknown as Record<string, unknown>;
+        return [s.id, s.kind, s.receivedAt, s.status, s.dueAt ?? '', s.handledAt ?? '', s.handledBy ?? '', s.note ?? '',
+          ...DATA_FIELDS.map((field) => {
+            const value = data[field];
+            return Array.isArray(value) ? value.join('; ') : value === undefined || value === null ? '' : String(value);
+          })];
+      });
+      io.out(stringify(records, { header: true, columns, bom: false }).trimEnd());
+    });
+
+  program
+    .command('done')
+    .description('marks a request handled, keeping who, when and a note')
+    .argument('<id>', 'the request id')
+    .option('--note <text>', 'how it was handled')
+    .option('--by <name>', 'who handled it (default: your user name)')
+    .action(async (id: string, options: { note?: string; by?: string }) => {
+      const message = await withDb(async (db) => {
+        const row = await findOne(db, id);
+        if (row.handledAt) return `request ${id} was already marked done on ${row.handledAt.toISOString()} by ${row.handledBy}`;
+        const by = options.by ?? io.user;
+        await db
+          .update(submissions)
+          .set({ handledAt: io.now(), handledBy: by, handledNote: options.note ?? null })
+          .where(and(eq(submissions.id, id), isNull(submissions.handledAt)));
+        return `request ${id} marked done by ${by}`;
+      });
+      io.out(message);
+    });
+
+  return program;
+}
+
+/**
+ * Runs the command line on `argv` (the arguments after `requests`).
+ * @returns the exit code: 0, 1 for an unknown id or an unreachable database, 2 for bad arguments
+ */
+export async function runRequests(
+  argv: string[],
+  io: { connect: () => Promise<TeamConnection>; out: (text: string) => void; err: (text: string) => void; now?: () => Date; user?: string },
+): Promise<number> {
+  const program = requestsProgram({ connect: io.connect, out: io.out, now: io.now ?? (() => new Date()), user: io.user ?? userInfo().username });
+  program.exitOverride();
+  program.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
+  for (const command of program.commands) {
+    command.exitOverride();
+    command.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof ExitError) {
+      io.err(error.message);
+      return error.code;
+    }
+    if (error instanceof CommanderError) {
+      // help and version are not errors; commander has already printed its one-line message
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version' ? 0 : 2;
+    }
+    io.err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  let config: ServerConfig;
+  try {
+    config = readConfig();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const code = await runRequests(process.argv.slice(2), {
+    connect: () => connectForTeam(config),
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
+  process.exit(code);
+}

@@ -1,0 +1,195 @@
+// @vitest-environment node
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SUBMISSIONS_PATH } from '#shared/submission';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import { submissions } from '../../server/db/schema.ts';
+import { runRequests, type RequestSummary } from '../../server/requests.ts';
+import { acceptSubmission } from '../../server/storage.ts';
+import { testEngines } from '../support/database.ts';
+import { spawnServer, type ServerProcess } from '../support/process.ts';
+import { writeStandInSite } from '../support/site.ts';
+import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+
+const DAY_MS = 86_400_000;
+
+describe.each(testEngines())('npm run requests on $name', (engine) => {
+  let database: Database;
+  let inviteId: string;
+  let privacyId: string;
+  let out: string[];
+  let err: string[];
+
+  /** Runs the command line on the seeded database, at `now`; returns the exit code. */
+  const run = (argv: string[], now = new Date()) =>
+    runRequests(argv, {
+      connect: async () => ({ db: database.db, via: 'directory', close: async () => {} }),
+      out: (text) => void out.push(text),
+      err: (text) => void err.push(text),
+      now: () => now,
+      user: 'ada',
+    });
+  const store = async (body: ReturnType<typeof submissionBody>) => {
+    const outcome = await acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: '198.51.100.7', limitPerWindow: 100, windowMs: 60_000 });
+    if (outcome.status !== 'stored') throw new Error(outcome.status);
+    return outcome.id;
+  };
+
+  beforeAll(async () => {
+    database = await engine.open();
+    inviteId = await store(
+      submissionBody({ fullName: 'Grace "Amazing" Hopper, PhD', useCaseDescription: 'Line one, with a comma\nline "two"', websiteUrl: 'https://navy.example' }),
+    );
+    privacyId = await store(privacyRequestBody());
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  beforeEach(() => {
+    out = [];
+    err = [];
+  });
+
+  it('lists both requests newest first, the privacy one with its due date and days left', async () => {
+    expect(await run(['list'])).toBe(0);
+    const [text] = out;
+    const lines = text!.split('\n');
+    expect(lines[0]).toMatch(/^id\s+received \(UTC\)\s+kind\s+name\s+email\s+company\s+status\s+due\s*$/);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(privacyId);
+    expect(lines[1]).toMatch(/privacy\s+Grace Hopper\s+grace@example\.com\s+N\/A\s+open\s+due \d{4}-\d{2}-\d{2} \(45 d left\)/);
+    expect(text).toContain(inviteId);
+  });
+
+  it('marks an overdue privacy request', async () => {
+    const [row] = await database.db.select().from(submissions).where((await import('drizzle-orm')).eq(submissions.id, privacyId));
+    expect(await run(['list', '--kind', 'privacy'], new Date(row!.receivedAt.getTime() + 48 * DAY_MS))).toBe(0);
+    expect(out[0]).toMatch(/OVERDUE since \d{4}-\d{2}-\d{2} \(3 d\)/);
+  });
+
+  it('prints JSON for scripts, with ISO 8601 dates, and filters by kind', async () => {
+    expect(await run(['list', '--json', '--kind', 'privacy'])).toBe(0);
+    const requests = JSON.parse(out[0]!) as RequestSummary[];
+    expect(requests).toEqual([
+      {
+        id: privacyId,
+        kind: 'privacy',
+        receivedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        fullName: 'Grace Hopper',
+        email: 'grace@example.com',
+        company: 'N/A',
+        status: 'open',
+        dueAt: expect.stringMatching(/Z$/),
+        daysLeft: 45,
+      },
+    ]);
+  });
+
+  it('shows everything stored for one request, metadata included', async () => {
+    expect(await run(['show', inviteId])).toBe(0);
+    const shown = JSON.parse(out[0]!) as { id: string; stored: { body: { data: Record<string, unknown> } } };
+    expect(shown.id).toBe(inviteId);
+    expect(shown.stored.body.data).toMatchObject({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', timezone: 'Europe/London', clientIP: '203.0.113.9' });
+    expect(JSON.stringify(shown)).not.toContain('clientKey');
+  });
+
+  it('exports CSV that a spreadsheet reads back field for field: commas, quotes and newlines quoted', async () => {
+    expect(await run(['export', '--format', 'csv', '--kind', 'invite'])).toBe(0);
+    const records = parse(out[0]!, { columns: true }) as Array<Record<string, string>>;
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      id: inviteId,
+      kind: 'invite',
+      fullName: 'Grace "Amazing" Hopper, PhD',
+      useCaseDescription: 'Line one, with a comma\nline "two"',
+      websiteUrl: 'https://navy.example',
+      primaryWorkloads: 'RAG',
+      consentGiven: 'true',
+      screenResolution: '1280x800',
+    });
+  });
+
+  it('exports JSON with every field', async () => {
+    expect(await run(['export', '--format', 'json'])).toBe(0);
+    const rows = JSON.parse(out[0]!) as Array<{ id: string; data: Record<string, unknown> }>;
+    expect(rows.map((row) => row.id).sort()).toEqual([inviteId, privacyId].sort());
+    expect(rows.find((row) => row.id === privacyId)?.data).toMatchObject({ notes: 'CCPA RIGHTS REQUEST' });
+  });
+
+  it('marks a request done with who, when and a note, once', async () => {
+    const now = new Date();
+    expect(await run(['done', privacyId, '--note', 'Deleted; confirmed by email'], now)).toBe(0);
+    expect(out[0]).toBe(`request ${privacyId} marked done by ada`);
+    out = [];
+    expect(await run(['list', '--json', '--status', 'done'])).toBe(0);
+    expect(JSON.parse(out[0]!)).toEqual([
+      expect.objectContaining({ id: privacyId, status: 'done', handledAt: now.toISOString(), handledBy: 'ada', note: 'Deleted; confirmed by email' }),
+    ]);
+    out = [];
+    expect(await run(['done', privacyId])).toBe(0);
+    expect(out[0]).toMatch(/was already marked done on .* by ada$/);
+  });
+
+  it('answers an unknown id with "no request <id>" and exit 1', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      err = [];
+      expect(await run(['show', id])).toBe(1);
+      expect(err).toEqual([`no request ${id}`]);
+    }
+    expect(await run(['done', '00000000-0000-4000-8000-000000000000'])).toBe(1);
+  });
+
+  it.each([
+    [['list', '--kind', 'signup']],
+    [['list', '--status', 'closed']],
+    [['list', '--since', '2026-13-45']],
+    [['export', '--format', 'xlsx']],
+    [['show']],
+    [['frobnicate']],
+  ])('refuses bad arguments %j with one line and exit 2', async (argv) => {
+    expect(await run(argv)).toBe(2);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^error: /);
+  });
+});
+
+describe('the command line beside a running server on PGlite', () => {
+  let server: ServerProcess | undefined;
+  afterEach(() => {
+    server?.child.kill('SIGKILL');
+  });
+
+  it('reads through the server while it runs, never opens its directory, and opens it itself once it stopped', async () => {
+    const distDir = await writeStandInSite();
+    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    server = await spawnServer({ SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir });
+    const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(submissionBody()),
+    });
+    const { id } = (await response.json()) as { id: string };
+
+    // Opening the directory a second time is refused while the server holds it.
+    await expect(openDatabase({ pgliteDir }, { lockWaitMs: 0 })).rejects.toThrow(/is in use by another process/);
+
+    const cli = (...argv: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', ...argv], {
+        env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: pgliteDir },
+      });
+    const whileRunning = JSON.parse((await cli('list', '--json')).stdout) as RequestSummary[];
+    expect(whileRunning.map((r) => r.id)).toEqual([id]);
+    expect((await cli('done', id, '--by', 'grace')).stdout).toContain(`request ${id} marked done by grace`);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200); // the server kept serving
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const afterStop = JSON.parse((await cli('list', '--json')).stdout) as RequestSummary[];
+    expect(afterStop).toEqual([expect.objectContaining({ id, status: 'done', handledBy: 'grace' })]);
+  }, 60_000);
+});
