@@ -36,3 +36,6 @@ export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 /** On SIGTERM, in-flight requests get this long to finish before the process exits anyway, in ms. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
+
+/** How often the server deletes what the privacy policy's retention periods have passed, in ms (once a day). */
+export const PURGE_INTERVAL_MS = 24 * 60 * 60_000;

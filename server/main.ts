@@ -7,12 +7,14 @@ import { readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import {
   HEADERS_TIMEOUT_MS,
+  PURGE_INTERVAL_MS,
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
   TIMEOUT_CHECK_INTERVAL_MS,
 } from './limits.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { readSecurityHeaders } from './securityHeaders.ts';
+import { purgeExpired } from './storage.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
 export interface RunningServer {
@@ -64,6 +66,15 @@ export async function startServer(
     await database.close();
     throw error;
   }
+  // The privacy policy's retention periods, kept without anyone remembering to: at start, then daily.
+  const purge = () =>
+    purgeExpired(database.db, new Date()).then(
+      (gone) => logger.info({ purged: gone }, 'retention purge'),
+      (err: unknown) => logger.error({ err }, 'retention purge failed'),
+    );
+  void purge();
+  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+  purgeTimer.unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -72,6 +83,7 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      clearInterval(purgeTimer);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());

@@ -14,8 +14,10 @@ import postgres from 'postgres';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, PGLITE_SOCKET_FILE, type Db } from './db/database.ts';
+import { RETENTION } from '#shared/policy';
 import * as schema from './db/schema.ts';
 import { submissions } from './db/schema.ts';
+import { eraseSubject, purgeExpired } from './storage.ts';
 
 /** A connection for the command line, and how it reached the data. */
 export interface TeamConnection {
@@ -138,8 +140,19 @@ function isoDate(value: string): string {
   return value;
 }
 
+/** A stored row as `show` and `subject` print it: everything but the rate limit's IP hash and the checksum. */
+function storedView(row: Row): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
+}
+
+function email(value: string): string {
+  if (!/^[^\s@]+@[^\s@]+$/.test(value.trim())) throw new InvalidArgumentError('expected an email address.');
+  return value.trim().toLowerCase();
+}
+
 /**
- * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>`.
+ * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>`,
+ * `subject --email`, `erase --email`, `purge`.
  * @param io - `connect`: opens the database once a command runs; `now`: the clock for days left;
  *   `user`: who marks a request done by default
  * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
@@ -193,9 +206,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
     .argument('<id>', 'the request id (a UUID, as list prints it)')
     .action(async (id: string) => {
       const row = await withDb((db) => findOne(db, id));
-      // everything but the rate limit's IP hash and the body's checksum, which say nothing to a reader
-      const stored = Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
-      io.out(JSON.stringify({ ...summary(row, io.now()), stored }, null, 2));
+      io.out(JSON.stringify({ ...summary(row, io.now()), stored: storedView(row) }, null, 2));
     });
 
   program
@@ -241,6 +252,37 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
         return `request ${id} marked done by ${by}`;
       });
       io.out(message);
+    });
+
+  program
+    .command('subject')
+    .description('every stored request of one person, as JSON: the answer to an Access/Know or Data Portability request')
+    .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
+    .action(async (options: { email: string }) => {
+      const rows = await withDb((db) => db.select().from(submissions).where(eq(submissions.email, options.email)).orderBy(desc(submissions.receivedAt)));
+      io.out(JSON.stringify({ email: options.email, requests: rows.map(storedView) }, null, 2));
+    });
+
+  program
+    .command('erase')
+    .description('deletes every stored request of one person, keeping only an erasure record (hashed email, time, count): a Delete request')
+    .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
+    .action(async (options: { email: string }) => {
+      const count = await withDb((db) => eraseSubject(db, options.email));
+      io.out(`erased ${count} request${count === 1 ? '' : 's'} of ${options.email}; kept an erasure record (SHA-256 of the email, time, count)`);
+    });
+
+  program
+    .command('purge')
+    .description(
+      `deletes what the privacy policy's retention periods have passed: invite requests after ${RETENTION.applicationMonths} months, privacy requests after ${RETENTION.privacyRequestRecordMonths}`,
+    )
+    .action(async () => {
+      const gone = await withDb((db) => purgeExpired(db, io.now()));
+      io.out(
+        `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months and ` +
+          `${gone.privacy} privacy request(s) older than ${RETENTION.privacyRequestRecordMonths} months`,
+      );
     });
 
   return program;

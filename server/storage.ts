@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import type { Db } from './db/database.ts';
-import { submissions } from './db/schema.ts';
+import { erasures, submissions } from './db/schema.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
 export function sha256Hex(text: string): string {
@@ -77,4 +77,43 @@ export async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: s
     .from(submissions)
     .where(eq(submissions.idempotencyKey, key));
   return row;
+}
+
+/** The rows of `db.execute` as the two drivers give them. */
+function firstRow<T>(result: unknown): T | undefined {
+  return rowsOf<T>(result)[0];
+}
+
+/**
+ * Deletes every request stored under `email` (case-insensitive) and, in the same statement, keeps an
+ * erasure record: SHA-256 of the lower-cased email, the time, the count. What a Delete request needs.
+ * @returns how many requests were deleted (0 is recorded too: the request was carried out)
+ */
+export async function eraseSubject(db: Db, email: string): Promise<number> {
+  const normalized = email.trim().toLowerCase();
+  const result = await db.execute(sql`
+    with gone as (delete from ${submissions} where email = ${normalized}::text returning 1)
+    insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(normalized)}::text, count(*)::int from gone
+    returning submissions`);
+  return Number(firstRow<{ submissions: number }>(result)?.submissions ?? 0);
+}
+
+/**
+ * Deletes what the privacy policy's retention periods have passed at `now` (src/content/privacyPolicy.ts,
+ * shared/policy.ts): invite requests received more than 18 months before, privacy-request records more
+ * than 24 months before.
+ * @returns how many of each were deleted
+ */
+export async function purgeExpired(db: Db, now: Date): Promise<{ invite: number; privacy: number }> {
+  const monthsBefore = (months: number) => sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`;
+  const gone = await db
+    .delete(submissions)
+    .where(
+      or(
+        and(eq(submissions.kind, 'invite'), lt(submissions.receivedAt, monthsBefore(RETENTION.applicationMonths))),
+        and(eq(submissions.kind, 'privacy'), lt(submissions.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths))),
+      ),
+    )
+    .returning({ kind: submissions.kind });
+  return { invite: gone.filter((r) => r.kind === 'invite').length, privacy: gone.filter((r) => r.kind === 'privacy').length };
 }

@@ -9,6 +9,8 @@ export const RETENTION = {
   applicationMonths: 18,
   /** browser fingerprints (browserId) kept up to this many months */
   browserFingerprintMonths: 24,
+  /** records of privacy requests kept this many months (CCPA regulations, 11 CCR § 7101) */
+  privacyRequestRecordMonths: 24,
   /** privacy requests answered within this many days */
   privacyResponseDays: 45,
   /** the service is not for people under this age */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 
 /**
@@ -42,3 +42,14 @@ export const submissions = pgTable(
     index('submissions_client_recent').on(table.clientKey, table.receivedAt),
   ],
 );
+
+/**
+ * Proof that a Delete request was carried out (`npm run requests -- erase`): the person's rows are gone,
+ * and only this stays: a SHA-256 of the lower-cased email, when, and how many requests were deleted.
+ */
+export const erasures = pgTable('erasures', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  emailSha256: text('email_sha256').notNull(),
+  erasedAt: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+  submissions: integer('submissions').notNull(),
+});

@@ -19,7 +19,8 @@ export const privacyPolicy: readonly LegalSection[] = [
     title: 'Information we collect',
     paragraphs: [
       'When you request a beta invite we collect what you type into the form: your name, work email, role, company, website, your use case, workloads, required capabilities, expected volume and peak queries per second (QPS), latency target, regions and languages, desired start date, budget range and notes, and your agreement to be contacted.',
-      'With each request our site also adds technical information:',
+      'When you send a privacy request we collect your name, your email, your company if you give it, the request types you choose and the details you add.',
+      'With each request, of either kind, our site also adds technical information:',
     ],
     bullets: [
       'the time of submission;',
@@ -53,11 +54,13 @@ export const privacyPolicy: readonly LegalSection[] = [
   {
     id: 'retention',
     title: 'How long we keep information',
-    paragraphs: ['We keep information only as long as we need it:'],
+    paragraphs: [
+      'We keep information only as long as we need it, and delete it automatically once these periods have passed:',
+    ],
     bullets: [
-      `beta application data: up to ${RETENTION.applicationMonths} months;`,
-      `browser fingerprints (browser identifiers): up to ${RETENTION.browserFingerprintMonths} months;`,
-      'records of privacy requests: as long as the law requires us to show how we answered them.',
+      `beta application data: up to ${RETENTION.applicationMonths} months, counted from when you send your request;`,
+      `records of privacy requests (what you sent, and when and how we answered): ${RETENTION.privacyRequestRecordMonths} months after you send your request, as the CCPA regulations require;`,
+      `browser fingerprints (browser identifiers): up to ${RETENTION.browserFingerprintMonths} months, deleted with the request they came with.`,
     ],
   },
   {
@@ -80,6 +83,7 @@ export const privacyPolicy: readonly LegalSection[] = [
     paragraphs: [
       'You have the right to know and access the personal information we hold about you, to delete it, to correct it, to opt out of its sale or sharing, to receive it in a portable format, and not to be discriminated against for using these rights.',
       `Send a request with our privacy request form. We confirm receipt and respond within ${RETENTION.privacyResponseDays} days. We may ask for information to verify your identity before we act on a request.`,
+      'To a request to know, access or port your information, we answer with every request we hold under your email address, with all the technical information listed above, in a machine-readable format. To a request to delete, we delete every one of them and keep only a record that we did: a one-way hash of your email address, the date and the number of requests deleted.',
     ],
     link: { to: '/privacy-request', label: 'Submit a privacy request' },
   },

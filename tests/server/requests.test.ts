@@ -1,14 +1,16 @@
 // @vitest-environment node
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
-import { submissions } from '../../server/db/schema.ts';
+import { erasures, submissions } from '../../server/db/schema.ts';
 import { runRequests, type RequestSummary } from '../../server/requests.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
@@ -67,7 +69,7 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
   });
 
   it('marks an overdue privacy request', async () => {
-    const [row] = await database.db.select().from(submissions).where((await import('drizzle-orm')).eq(submissions.id, privacyId));
+    const [row] = await database.db.select().from(submissions).where(eq(submissions.id, privacyId));
     expect(await run(['list', '--kind', 'privacy'], new Date(row!.receivedAt.getTime() + 48 * DAY_MS))).toBe(0);
     expect(out[0]).toMatch(/OVERDUE since \d{4}-\d{2}-\d{2} \(3 d\)/);
   });
@@ -155,6 +157,86 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
     expect(await run(argv)).toBe(2);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^error: /);
+  });
+});
+
+describe.each(testEngines())('privacy rights with npm run requests on $name', (engine) => {
+  let database: Database;
+  let out: string[];
+  let err: string[];
+  const run = (argv: string[], now = new Date()) =>
+    runRequests(argv, {
+      connect: async () => ({ db: database.db, via: 'directory', close: async () => {} }),
+      out: (text) => void out.push(text),
+      err: (text) => void err.push(text),
+      now: () => now,
+    });
+  const store = async (body: ReturnType<typeof submissionBody>, receivedAt?: Date) => {
+    const outcome = await acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: '198.51.100.8', limitPerWindow: 100, windowMs: 60_000 });
+    if (outcome.status !== 'stored') throw new Error(outcome.status);
+    if (receivedAt) await database.db.update(submissions).set({ receivedAt }).where(eq(submissions.id, outcome.id));
+    return outcome.id;
+  };
+  beforeEach(async () => {
+    out = [];
+    err = [];
+    database = await engine.open();
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  it('subject prints every request of one person (any case), metadata included; erase leaves nothing for subject to find', async () => {
+    const invite = await store(submissionBody({ workEmail: 'Ada@Example.com' }));
+    const privacy = await store({ ...privacyRequestBody(), data: { ...privacyRequestBody().data, workEmail: 'ada@example.com' } });
+    const other = await store(submissionBody({ workEmail: 'someone@example.com' }));
+
+    expect(await run(['subject', '--email', 'ADA@example.com'])).toBe(0);
+    const found = JSON.parse(out[0]!) as { email: string; requests: Array<{ id: string; body: { data: Record<string, unknown> } }> };
+    expect(found.email).toBe('ada@example.com');
+    expect(found.requests.map((r) => r.id).sort()).toEqual([invite, privacy].sort());
+    expect(found.requests[0]!.body.data).toHaveProperty('browserId');
+
+    out = [];
+    expect(await run(['erase', '--email', 'ada@example.com'])).toBe(0);
+    expect(out[0]).toBe('erased 2 requests of ada@example.com; kept an erasure record (SHA-256 of the email, time, count)');
+    out = [];
+    expect(await run(['subject', '--email', 'ada@example.com'])).toBe(0);
+    expect(JSON.parse(out[0]!)).toEqual({ email: 'ada@example.com', requests: [] });
+    expect(JSON.stringify(await database.db.select().from(submissions))).not.toMatch(/ada@example\.com/i);
+    expect((await database.db.select().from(submissions)).map((r) => r.id)).toEqual([other]);
+
+    const [record] = await database.db.select().from(erasures);
+    expect(record).toMatchObject({ emailSha256: createHash('sha256').update('ada@example.com').digest('hex'), submissions: 2 });
+    expect(JSON.stringify(record)).not.toContain('ada');
+  });
+
+  it('purge deletes invite requests after 18 months and privacy requests after 24, at a fixed clock', async () => {
+    const now = new Date('2028-06-15T12:00:00.000Z');
+    const monthsBefore = (months: number, ms = 0) => {
+      const d = new Date(now);
+      d.setUTCMonth(d.getUTCMonth() - months);
+      return new Date(d.getTime() + ms);
+    };
+    const keptInvite = await store(submissionBody({ workEmail: 'kept@example.com' }), monthsBefore(18, 1_000));
+    await store(submissionBody({ workEmail: 'old@example.com' }), monthsBefore(18, -1_000));
+    const keptPrivacy = await store(privacyRequestBody(), monthsBefore(24, 1_000));
+    await store(privacyRequestBody(), monthsBefore(24, -1_000));
+    const youngPrivacy = await store(privacyRequestBody(), monthsBefore(19));
+
+    expect(await run(['purge'], now)).toBe(0);
+    expect(out[0]).toBe('purged 1 invite request(s) older than 18 months and 1 privacy request(s) older than 24 months');
+    const left = (await database.db.select({ id: submissions.id }).from(submissions)).map((r) => r.id).sort();
+    expect(left).toEqual([keptInvite, keptPrivacy, youngPrivacy].sort());
+  });
+
+  it('refuses subject or erase without a valid email (exit 2), erasing nothing', async () => {
+    await store(submissionBody());
+    expect(await run(['erase'])).toBe(2);
+    expect(await run(['erase', '--email', 'not an email'])).toBe(2);
+    expect(await run(['subject', '--email', ''])).toBe(2);
+    expect(await database.db.select().from(submissions)).toHaveLength(1);
+    expect(await database.db.select().from(erasures)).toHaveLength(0);
   });
 });
 

@@ -58,6 +58,8 @@ describe('routes of spec §2', () => {
     expect(main).toHaveTextContent(`up to ${RETENTION.applicationMonths} months`);
     expect(main).toHaveTextContent(`up to ${RETENTION.browserFingerprintMonths} months`);
     expect(main).toHaveTextContent(`within ${RETENTION.privacyResponseDays} days`);
+    expect(main).toHaveTextContent(`records of privacy requests (what you sent, and when and how we answered): ${RETENTION.privacyRequestRecordMonths} months`);
+    expect(main).toHaveTextContent('When you send a privacy request we collect your name, your email');
     expect(main).toHaveTextContent(`not for people under ${RETENTION.minimumAge}`);
     expect(main).toHaveTextContent(/Global Privacy Control/);
     expect(main).toHaveTextContent(/browser identifier/);
