@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_POSTHOG_HOST } from './tests/e2e/constants';
+import { E2E_POSTHOG_HOST, E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE, E2E_WEBHOOK_PORT, E2E_WEBHOOK_URL } from './tests/e2e/constants';
 
 /**
  * End-to-end tests in a real Chromium against production builds served by the Sonde server
@@ -21,7 +21,7 @@ const chromium = '/usr/bin/chromium';
 
 function server(name: string, port: number, env: Record<string, string>) {
   const outDir = `.e2e/${name}`;
-  const pgliteDir = `.e2e/pglite-${name}`;
+  const pgliteDir = name === 'site' ? E2E_SITE_PGLITE_DIR : `.e2e/pglite-${name}`;
   return {
     command: `rm -rf ${pgliteDir} && npx tsx scripts/build.mjs --outDir ${outDir} && npx tsx server/main.ts`,
     url: `http://127.0.0.1:${port}/api/health`,
@@ -83,7 +83,15 @@ export default defineConfig({
     },
   ],
   webServer: [
-    server('site', SITE_PORT, { VITE_POSTHOG_KEY: '' }),
+    {
+      // the team's webhook receiver: the `site` server announces every stored request to it
+      command: `rm -f ${E2E_WEBHOOK_FILE} && npx tsx tests/e2e/webhookReceiver.ts`,
+      url: `http://127.0.0.1:${E2E_WEBHOOK_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'pipe' as const,
+    },
+    server('site', SITE_PORT, { VITE_POSTHOG_KEY: '', SONDE_NOTIFY_WEBHOOK_URL: E2E_WEBHOOK_URL }),
     server('analytics', ANALYTICS_PORT, {
       VITE_POSTHOG_KEY: 'phc_e2e_dummy_key',
       VITE_POSTHOG_HOST: E2E_POSTHOG_HOST,

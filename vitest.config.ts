@@ -12,6 +12,9 @@ export default mergeConfig(
       include: ['tests/{views,machines,services,server,model,docs,build}/**/*.test.{ts,tsx}'],
       setupFiles: ['tests/setup.ts'],
       restoreMocks: true,
+      // Server tests start databases and processes; on a loaded 2-core CI machine 5 s is too tight.
+      testTimeout: 15_000,
+      hookTimeout: 30_000,
     },
   }),
 );

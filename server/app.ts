@@ -32,6 +32,8 @@ export interface AppOptions {
   maxConcurrentSubmissions?: number;
   /** the server's clock, for the `submittedAt` window; tests fix it */
   now?: () => Date;
+  /** with a webhook configured: each stored submission gets its notification, and the sender is woken */
+  notifier?: { kick(): void };
 }
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
@@ -171,10 +173,12 @@ export function createApp(options: AppOptions): Hono {
           clientIp: clientIp(c),
           limitPerWindow: rateLimit,
           windowMs: RATE_LIMIT_WINDOW_MS,
+          notify: options.notifier !== undefined,
         });
         switch (outcome.status) {
           case 'stored':
             logger.info({ submissionId: outcome.id, kind: outcome.kind }, 'submission stored');
+            options.notifier?.kick();
             return c.json({ ok: true, id: outcome.id }, 201);
           case 'replayed':
             // A repeat of a stored submission answers what the first answered.

@@ -18,6 +18,8 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** `SONDE_ALLOWED_ORIGINS`, comma-separated; unset: the server's own origin only */
   allowedOrigins: string[] | undefined;
+  /** `SONDE_NOTIFY_WEBHOOK_URL`: every stored request is announced there (server/notifier.ts); unset: none */
+  notifyWebhookUrl: string | undefined;
 }
 
 function integer(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -36,6 +38,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   for (const origin of origins ?? []) {
     if (new URL(origin).origin !== origin) throw new Error(`SONDE_ALLOWED_ORIGINS: "${origin}" is not an origin like https://sonde.dev`);
   }
+  const webhook = env.SONDE_NOTIFY_WEBHOOK_URL || undefined;
+  if (webhook && !/^https?:$/.test(URL.canParse(webhook) ? new URL(webhook).protocol : '')) {
+    throw new Error(`SONDE_NOTIFY_WEBHOOK_URL must be an http(s) URL, not "${webhook}"`);
+  }
   return {
     port: integer('PORT', env.PORT, 4173, 0),
     host: env.HOST || '127.0.0.1',
@@ -44,5 +50,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimitPerMinute: integer('SONDE_RATE_LIMIT_PER_MINUTE', env.SONDE_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, 1),
     trustProxy: env.SONDE_TRUST_PROXY === 'true',
     allowedOrigins: origins && origins.length > 0 ? origins : undefined,
+    notifyWebhookUrl: webhook,
   };
 }

@@ -39,3 +39,24 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 
 /** How often the server deletes what the privacy policy's retention periods have passed, in ms (once a day). */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60_000;
+
+/** A webhook notification's POST is aborted after this long, in ms. */
+export const NOTIFY_TIMEOUT_MS = 5_000;
+
+/** The first retry of a failed notification comes about this long after it, in ms; then doubling. */
+export const NOTIFY_FIRST_RETRY_MS = 1_000;
+
+/** The longest wait between two attempts of one notification, in ms (1 hour). */
+export const NOTIFY_MAX_RETRY_MS = 60 * 60_000;
+
+/** A notification still failing this long after its request was stored is given up, in ms (3 days). */
+export const NOTIFY_GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60_000;
+
+/** How often the outbox is read for due notifications, in ms. */
+export const NOTIFY_POLL_INTERVAL_MS = 1_000;
+
+/** A sender's hold on the notifications it took, in ms: past it, another instance may take them. */
+export const NOTIFY_LEASE_MS = 30_000;
+
+/** Notifications taken from the outbox at once by one instance. */
+export const NOTIFY_BATCH_SIZE = 10;

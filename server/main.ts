@@ -14,6 +14,7 @@ import {
 } from './limits.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { readSecurityHeaders } from './securityHeaders.ts';
+import { startNotifier } from './notifier.ts';
 import { purgeExpired } from './storage.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
@@ -39,9 +40,11 @@ export async function startServer(
   const timeouts = options.timeouts ?? { requestMs: REQUEST_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS };
   const htmlHeaders = await readSecurityHeaders(config.distDir);
   const database = options.database ?? (await openDatabase(config.database, { shareOnSocket: true, warn: (message) => logger.warn(message) }));
+  const notifier = config.notifyWebhookUrl ? startNotifier({ db: database.db, webhookUrl: config.notifyWebhookUrl, logger }) : undefined;
   const app = createApp({
     database,
     logger,
+    notifier,
     site: { distDir: config.distDir, htmlHeaders },
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
@@ -63,6 +66,7 @@ export async function startServer(
       s.once('error', reject);
     });
   } catch (error) {
+    await notifier?.stop();
     await database.close();
     throw error;
   }
@@ -78,7 +82,8 @@ export async function startServer(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url, database: database.engine }, 'listening');
+  notifier?.kick(); // what a previous run left unsent
+  logger.info({ url, database: database.engine, notifications: notifier ? 'on' : 'off' }, 'listening');
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -88,6 +93,7 @@ export async function startServer(
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([closed, grace]);
+      await notifier?.stop();
       await database.close();
       logger.info('stopped');
     })());

@@ -16,7 +16,7 @@ import { readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, PGLITE_SOCKET_FILE, type Db } from './db/database.ts';
 import { RETENTION } from '#shared/policy';
 import * as schema from './db/schema.ts';
-import { submissions } from './db/schema.ts';
+import { notifications, submissions } from './db/schema.ts';
 import { eraseSubject, purgeExpired } from './storage.ts';
 
 /** A connection for the command line, and how it reached the data. */
@@ -256,11 +256,18 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
 
   program
     .command('subject')
-    .description('every stored request of one person, as JSON: the answer to an Access/Know or Data Portability request')
+    .description('every stored request and notification of one person, as JSON: the answer to an Access/Know or Data Portability request')
     .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
     .action(async (options: { email: string }) => {
-      const rows = await withDb((db) => db.select().from(submissions).where(eq(submissions.email, options.email)).orderBy(desc(submissions.receivedAt)));
-      io.out(JSON.stringify({ email: options.email, requests: rows.map(storedView) }, null, 2));
+      const { rows, sent } = await withDb(async (db) => ({
+        rows: await db.select().from(submissions).where(eq(submissions.email, options.email)).orderBy(desc(submissions.receivedAt)),
+        sent: await db
+          .select({ notification: notifications })
+          .from(notifications)
+          .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+          .where(eq(submissions.email, options.email)),
+      }));
+      io.out(JSON.stringify({ email: options.email, requests: rows.map(storedView), notifications: sent.map((n) => n.notification) }, null, 2));
     });
 
   program

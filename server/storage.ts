@@ -30,7 +30,8 @@ type AcceptRow = {
 
 /**
  * Accepts one checked submission in one call of the database function `accept_submission`
- * (server/db/migrations/0001_accept_submission.sql): one round trip, one commit, nothing half-written.
+ * (server/db/migrations/0005_accept_submission_notify.sql): one round trip, one commit, nothing
+ * half-written; with `notify`, the webhook notification is written in the same statement.
  * 1. when `idempotencyKey` is already stored: nothing is written (`replayed`, or `conflict` when the
  *    body differs), and the repeat does not count against the rate limit;
  * 2. when the client (a SHA-256 of its IP) already has `limitPerWindow` submissions stored in the last
@@ -43,7 +44,15 @@ type AcceptRow = {
  */
 export async function acceptSubmission(
   db: Db,
-  input: { body: SubmissionBody; idempotencyKey: string | null; clientIp: string; limitPerWindow: number; windowMs: number },
+  input: {
+    body: SubmissionBody;
+    idempotencyKey: string | null;
+    clientIp: string;
+    limitPerWindow: number;
+    windowMs: number;
+    /** also write the webhook notification of the new row (server/notifier.ts) in the same statement */
+    notify?: boolean;
+  },
 ): Promise<AcceptOutcome> {
   const json = JSON.stringify(input.body);
   const bodySha256 = sha256Hex(json);
@@ -53,7 +62,7 @@ export async function acceptSubmission(
     select existing_id, existing_sha, recent, retry_after, new_id from accept_submission(
       ${key}::text, ${sha256Hex(input.clientIp)}::text, ${input.windowMs / 1000}::int, ${input.limitPerWindow}::int,
       ${kind}::text, ${bodySha256}::text, ${input.body.data.workEmail.toLowerCase()}::text, ${json}::jsonb,
-      ${RETENTION.privacyResponseDays}::int)`);
+      ${RETENTION.privacyResponseDays}::int, ${input.notify ?? false}::boolean)`);
   const [row] = rowsOf<AcceptRow>(result);
   if (!row) throw new Error('the accept statement returned no row');
   if (row.new_id) return { status: 'stored', id: row.new_id, kind };

@@ -53,3 +53,31 @@ export const erasures = pgTable('erasures', {
   erasedAt: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
   submissions: integer('submissions').notNull(),
 });
+
+/**
+ * The outbox of webhook notifications (`SONDE_NOTIFY_WEBHOOK_URL`): one row per stored submission,
+ * written in the same statement as the submission, sent by server/notifier.ts until the receiver
+ * answers 2xx. Its `id` is the delivery id a receiver sees in `X-Sonde-Delivery`. Deleted with its
+ * submission (erase, purge).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** how many times a send was started */
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** a sender's lease: no other instance takes the row before this time */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** given up on (3 days of failures) */
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    /** the last failure: a status or a network error, never the receiver's body */
+    lastError: text('last_error'),
+  },
+  (table) => [index('notifications_pending').on(table.nextAttemptAt)],
+);

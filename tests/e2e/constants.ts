@@ -2,3 +2,11 @@
 
 /** The PostHog host of the analytics build; never resolvable, and every request to it is intercepted. */
 export const E2E_POSTHOG_HOST = 'https://posthog.e2e.invalid';
+
+/** The local webhook receiver of the e2e runs (tests/e2e/webhookReceiver.ts), and where it writes. */
+export const E2E_WEBHOOK_PORT = 4183;
+export const E2E_WEBHOOK_URL = `http://127.0.0.1:${E2E_WEBHOOK_PORT}/hook`;
+export const E2E_WEBHOOK_FILE = '.e2e/webhook/deliveries.jsonl';
+
+/** The PGlite directory of the `site` e2e server, when no DATABASE_URL is set. */
+export const E2E_SITE_PGLITE_DIR = '.e2e/pglite-site';

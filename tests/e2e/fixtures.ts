@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { test as base, expect, type Page, type Response } from '@playwright/test';
 import postgres from 'postgres';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import { E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE } from './constants';
 
 /** The IP the intercepted lookup service answers in e2e runs (TEST-NET-3). */
 export const E2E_CLIENT_IP = '203.0.113.9';
@@ -79,4 +83,27 @@ export async function fillInviteForm(page: Page, email: string) {
   await form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }).fill('1000 QPS');
   await form.getByRole('checkbox', { name: /I agree to be contacted/ }).check();
   return form;
+}
+
+/** What `npm run requests -- list --json` prints for the `site` e2e server's database. */
+export async function requestsList(): Promise<Array<{ id: string; kind: string; email: string; dueAt?: string }>> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', 'list', '--json'], {
+    env: { ...process.env, SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR },
+  });
+  return JSON.parse(stdout) as Array<{ id: string; kind: string; email: string; dueAt?: string }>;
+}
+
+/** The webhook deliveries the local receiver got, waiting up to `timeoutMs` for one about `submissionId`. */
+export async function webhookDeliveries(submissionId: string, timeoutMs = 10_000): Promise<Array<{ delivery: string; body: { text: string; submissionId: string; kind: string } }>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await readFile(E2E_WEBHOOK_FILE, 'utf8').catch(() => '');
+    const mine = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { delivery: string; body: { text: string; submissionId: string; kind: string } })
+      .filter((d) => d.body.submissionId === submissionId);
+    if (mine.length > 0 || Date.now() > end) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -1,4 +1,4 @@
-import { E2E_CLIENT_IP, expect, fillInviteForm, nextSubmission, storedRow, test, uniqueEmail } from './fixtures';
+import { E2E_CLIENT_IP, expect, fillInviteForm, nextSubmission, requestsList, storedRow, test, uniqueEmail, webhookDeliveries } from './fixtures';
 
 test.describe('invite request against the Sonde server', () => {
   test('a visitor fills the form, lands on /thank-you, and the server stores the submission', async ({ page }) => {
@@ -46,6 +46,16 @@ test.describe('invite request against the Sonde server', () => {
       expect(row).toMatchObject({ kind: 'invite', email, due_at: null });
       expect(row.body).toEqual({ event: 'invite_request', data });
     }
+
+    // the team sees it: in their command line, and announced on their webhook
+    expect(await requestsList()).toEqual(expect.arrayContaining([expect.objectContaining({ id, kind: 'invite', email })]));
+    const deliveries = await webhookDeliveries(id);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]!.body).toEqual({
+      text: 'New invite request: Ada Lovelace (Staff engineer, Analytical Engines) — 50M queries/month',
+      submissionId: id,
+      kind: 'invite',
+    });
   });
 
   test('the browser refuses an invalid email and sends nothing', async ({ page }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { E2E_CLIENT_IP, expect, nextSubmission, storedRow, test, uniqueEmail } from './fixtures';
+import { E2E_CLIENT_IP, expect, nextSubmission, requestsList, storedRow, test, uniqueEmail, webhookDeliveries } from './fixtures';
 
 async function fillPrivacyRequest(page: Page, email: string) {
   const form = page.getByRole('form', { name: 'Privacy rights request' });
@@ -45,6 +45,11 @@ test.describe('privacy rights request in a real browser', () => {
       const days = (row.due_at!.getTime() - row.received_at.getTime()) / 86_400_000;
       expect(days).toBe(45);
     }
+
+    const listed = (await requestsList()).find((request) => request.id === id);
+    expect(listed).toMatchObject({ kind: 'privacy', email, dueAt: expect.stringMatching(/Z$/) });
+    const [delivery] = await webhookDeliveries(id);
+    expect(delivery?.body.text).toBe(`Privacy request (Delete, Data Portability) — due ${listed!.dueAt!.slice(0, 10)}`);
   });
 
   test('a 500 shows the red alert and keeps the form filled', async ({ page }) => {

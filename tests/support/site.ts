@@ -38,6 +38,7 @@ export function testConfig(distDir: string, overrides: Partial<ServerConfig> = {
     rateLimitPerMinute: 1000,
     trustProxy: false,
     allowedOrigins: undefined,
+    notifyWebhookUrl: undefined,
     ...overrides,
   };
 }

@@ -1,0 +1,181 @@
+// @vitest-environment node
+import { createServer, type Server } from 'node:http';
+import { mkdtemp } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SUBMISSIONS_PATH } from '#shared/submission';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import { notifications } from '../../server/db/schema.ts';
+import { NOTIFY_FIRST_RETRY_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
+import { createLogger } from '../../server/logger.ts';
+import { notificationText, retryDelayMs, startNotifier } from '../../server/notifier.ts';
+import { acceptSubmission } from '../../server/storage.ts';
+import { testEngines } from '../support/database.ts';
+import { spawnServer, type ServerProcess } from '../support/process.ts';
+import { writeStandInSite } from '../support/site.ts';
+import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+
+/** A webhook receiver on a free port: answers each POST with the next of `statuses` (then 200). */
+async function receiver(statuses: number[] = [], delayMs = 0) {
+  const received: Array<{ delivery: string; body: unknown }> = [];
+  const server: Server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    req.on('end', () => {
+      received.push({ delivery: String(req.headers['x-sonde-delivery']), body: JSON.parse(text) });
+      setTimeout(() => {
+        res.writeHead(statuses.shift() ?? 200);
+        res.end('ok');
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('the announcement and its back-off', () => {
+  it('announces an invite request with name, role, company and volume, and a privacy request with its types and due date', () => {
+    expect(notificationText('invite', submissionBody({ fullName: 'Ada Lovelace', roleTitle: 'CTO', companyName: 'Analytical Ltd', estimatedMonthlyQueries: '50M' }).data, null)).toBe(
+      'New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month',
+    );
+    expect(notificationText('privacy', privacyRequestBody().data, new Date('2027-01-06T10:00:00Z'))).toBe('Privacy request (Delete, Access/Know) — due 2027-01-06');
+  });
+
+  it('waits about 1 s after the first failure, doubling, capped at 1 hour, with ±20 % jitter', () => {
+    const middle = () => 0.5;
+    expect(retryDelayMs(1, middle)).toBe(NOTIFY_FIRST_RETRY_MS);
+    expect(retryDelayMs(2, middle)).toBe(2 * NOTIFY_FIRST_RETRY_MS);
+    expect(retryDelayMs(3, middle)).toBe(4 * NOTIFY_FIRST_RETRY_MS);
+    expect(retryDelayMs(12, middle)).toBe(2_048 * NOTIFY_FIRST_RETRY_MS); // 34 min
+    expect(retryDelayMs(13, middle)).toBe(NOTIFY_MAX_RETRY_MS); // 68 min, capped at 1 h
+    expect(retryDelayMs(40, middle)).toBe(NOTIFY_MAX_RETRY_MS);
+    expect(retryDelayMs(1, () => 0)).toBe(800);
+    expect(retryDelayMs(1, () => 0.999_999)).toBe(1200);
+  });
+});
+
+describe.each(testEngines())('the notification outbox on $name', (engine) => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const done of cleanup.splice(0).reverse()) await done();
+  });
+
+  async function setUp(statuses: number[] = [], delayMs = 0) {
+    const database = await engine.open();
+    const hook = await receiver(statuses, delayMs);
+    cleanup.push(() => database.close(), () => hook.close());
+    return { database, hook };
+  }
+  const store = async (database: Database, body = submissionBody()) => {
+    const outcome = await acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: `198.51.100.${Math.floor(Math.random() * 250)}`, limitPerWindow: 1000, windowMs: 60_000, notify: true });
+    if (outcome.status !== 'stored') throw new Error(outcome.status);
+    return outcome.id;
+  };
+  const start = (database: Database, url: string, logger = createLogger('silent')) => {
+    const notifier = startNotifier({ db: database.db, webhookUrl: url, logger, firstRetryMs: 20, pollIntervalMs: 20 });
+    cleanup.push(() => notifier.stop());
+    return notifier;
+  };
+
+  it('a receiver answering 500 three times then 200 gets exactly one accepted delivery, always with the same X-Sonde-Delivery', async () => {
+    const { database, hook } = await setUp([500, 500, 500]);
+    const id = await store(database);
+    start(database, hook.url);
+    await until(async () => (await database.db.select().from(notifications))[0]?.deliveredAt !== null);
+    expect(hook.received).toHaveLength(4);
+    const [row] = await database.db.select().from(notifications);
+    expect(new Set(hook.received.map((r) => r.delivery))).toEqual(new Set([row!.id]));
+    expect(hook.received[3]!.body).toEqual({ text: 'New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month', submissionId: id, kind: 'invite' });
+    expect(row).toMatchObject({ attempts: 4, failedAt: null, lastError: null });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hook.received).toHaveLength(4); // nothing more once delivered
+  });
+
+  it('gives up on a notification still failing 3 days after its request, with an error logged', async () => {
+    const { database, hook } = await setUp([500, 500, 500, 500]);
+    await store(database);
+    await database.db.update(notifications).set({ createdAt: sql`now() - interval '3 days'` });
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    start(database, hook.url, logger);
+    await until(async () => (await database.db.select().from(notifications))[0]?.failedAt !== null);
+    expect(hook.received).toHaveLength(1);
+    expect((await database.db.select().from(notifications))[0]).toMatchObject({ deliveredAt: null, lastError: 'HTTP 500' });
+    expect(lines.some((line) => line.includes('"level":50') && line.includes('notification given up after 3 days'))).toBe(true);
+  });
+
+  it('two senders on one database never send the same delivery twice', async () => {
+    if (engine.name === 'PGlite') return; // one process per PGlite directory; the shared case is PostgreSQL
+    const { database, hook } = await setUp([], 30);
+    const ids = [];
+    for (let i = 0; i < 30; i += 1) ids.push(await store(database));
+    const other = await openDatabase(engine.location());
+    cleanup.push(() => other.close());
+    const one = start(database, hook.url);
+    const two = start(other, hook.url);
+    await Promise.all([one.runOnce(), two.runOnce(), one.runOnce(), two.runOnce()]);
+    await until(async () => (await database.db.select().from(notifications)).every((n) => n.deliveredAt !== null));
+    const deliveries = hook.received.map((r) => r.delivery);
+    expect(deliveries).toHaveLength(30);
+    expect(new Set(deliveries).size).toBe(30);
+  });
+});
+
+describe('the server announces what it stores', () => {
+  let server: ServerProcess | undefined;
+  afterEach(() => {
+    server?.child.kill('SIGKILL');
+  });
+
+  it('a receiver that is down while the server restarts gets the notification when it comes back', async () => {
+    const distDir = await writeStandInSite();
+    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const hook = await receiver();
+    const url = hook.url;
+    await hook.close(); // down: nothing listens on its port
+    const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_NOTIFY_WEBHOOK_URL: url };
+    server = await spawnServer(env);
+    const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(privacyRequestBody()),
+    });
+    const { id } = (await response.json()) as { id: string };
+    await until(() => server!.logs.some((line) => line.msg === 'notification not delivered; will retry'));
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    // the receiver comes back on the same port, then the server
+    const back = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        received.push({ delivery: String(req.headers['x-sonde-delivery']), body: JSON.parse(text) as { submissionId: string; text: string } });
+        res.end();
+      });
+    });
+    const received: Array<{ delivery: string; body: { submissionId: string; text: string } }> = [];
+    await new Promise<void>((resolve) => back.listen(hook.port, '127.0.0.1', resolve));
+    try {
+      server = await spawnServer(env);
+      await until(() => received.length > 0);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.body.submissionId).toBe(id);
+      expect(received[0]!.body.text).toMatch(/^Privacy request \(Delete, Access\/Know\) — due \d{4}-\d{2}-\d{2}$/);
+    } finally {
+      await new Promise<void>((resolve) => back.close(() => resolve()));
+    }
+  }, 60_000);
+});
