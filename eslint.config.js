@@ -3,6 +3,20 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** React and its bindings: never in machines, services, the server or shared/. */
+const REACT = ['react', 'react-*', '@xstate/react'];
+// In these gitignore-style patterns `#` starts a comment: `\\#machines/*` matches `#machines/…`.
+/** A relative path that climbs out of its folder: use the aliases instead. */
+const ACROSS_FOLDERS = ['../*', '../../*'];
+
+/** One layer's rule: `files` may not import `forbidden` (glob patterns), with `why` as the message. */
+function layer(files, why, forbidden) {
+  return {
+    files,
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message: `Layering: ${why}.` }] }] },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['dist', 'dist-ssr', 'node_modules', '.data', '.e2e', '.bench', 'coverage', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -17,14 +31,29 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
     },
   },
+  // One-way layering (DESIGN.md §1, docs/architecture.md): each zone lists what it may not import.
+  // app → pages → components → context (actor contexts) → machines → services → config, #shared.
+  layer(['machines/**/*.ts'], 'machines import only xstate, @/services, @/config and #shared', [
+    ...REACT, '@/app/*', '@/pages/*', '@/components/*', '@/context/*', '@/content/*', '@/forms/*', '@/styles/*', ...ACROSS_FOLDERS,
+  ]),
   {
-    // Machines are the spec of behaviour: no React, no DOM (DESIGN.md §1).
+    // Machines are the spec of behaviour: no DOM either.
     files: ['machines/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['react', 'react-*', '@xstate/react', '**/components/**', '**/pages/**'] }],
-      'no-restricted-globals': ['error', 'window', 'document', 'localStorage', 'navigator', 'fetch'],
-    },
+    rules: { 'no-restricted-globals': ['error', 'window', 'document', 'localStorage', 'navigator', 'fetch'] },
   },
+  layer(['src/services/**/*.ts'], 'services import only @/config and #shared (no React, machines or views)', [
+    ...REACT, '\\#machines/*', '@/app/*', '@/pages/*', '@/components/*', '@/context/*', '@/content/*', '@/forms/*', '@/styles/*', ...ACROSS_FOLDERS,
+  ]),
+  layer(['src/components/**/*.{ts,tsx}'], 'components import no services, app or pages: side effects go through machines', [
+    '@/services/*', '@/app/*', '@/pages/*', ...ACROSS_FOLDERS,
+  ]),
+  layer(['src/pages/**/*.{ts,tsx}'], 'pages import no services or app: side effects go through machines', ['@/services/*', '@/app/*', ...ACROSS_FOLDERS]),
+  layer(['src/context/**/*.{ts,tsx}'], 'the actor contexts import no app, pages, components or services', [
+    '@/app/*', '@/pages/*', '@/components/*', '@/services/*', ...ACROSS_FOLDERS,
+  ]),
+  layer(['src/{app,content,forms,config,styles}/**/*.{ts,tsx}', 'src/*.{ts,tsx}'], 'import across folders by alias (@/, #machines/, #shared/)', ACROSS_FOLDERS),
+  layer(['server/**/*.ts'], 'the server imports only #shared and its own modules', [...REACT, '@/*', '\\#machines/*', '../src/*', '../machines/*', '../../src/*']),
+  layer(['shared/**/*.ts'], 'shared/ is imported by client and server and imports neither', [...REACT, '@/*', '\\#machines/*', '../*']),
   {
     // Playwright fixtures call `use`, which is not React's hook.
     files: ['tests/e2e/**/*.ts'],

@@ -9,7 +9,7 @@ export default mergeConfig(
       globals: true,
       css: true,
       // Explicit, so that tests/e2e/*.spec.ts (Playwright) is never picked up (DESIGN.md §3).
-      include: ['tests/{views,machines,services,server,model,docs,build}/**/*.test.{ts,tsx}'],
+      include: ['tests/{views,machines,services,server,model,docs,build,lint}/**/*.test.{ts,tsx}'],
       setupFiles: ['tests/setup.ts'],
       restoreMocks: true,
       // Server tests start databases and processes; on a loaded 2-core CI machine 5 s is too tight.

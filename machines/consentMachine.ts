@@ -1,6 +1,6 @@
 import { assign, enqueueActions, not, setup } from 'xstate';
-import { captureEvent, disableAnalytics, enableAnalytics } from '../src/services/analytics';
-import { storeConsent, type ConsentPreference } from '../src/services/consentStore';
+import { captureEvent, disableAnalytics, enableAnalytics } from '@/services/analytics';
+import { storeConsent, type ConsentPreference } from '@/services/consentStore';
 
 /**
  * Spec §4 with nothing stored and no GPC: tracking is allowed. The spec is an opt-out model (the footer

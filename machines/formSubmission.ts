@@ -1,9 +1,9 @@
 import { assign, emit, fromPromise, setup, stateIn } from 'xstate';
-import { IP_LOOKUP_TIMEOUT_MS } from '../src/config/site';
-import { collectClientMetadata, saveBrowserId } from '../src/services/clientMetadata';
-import { lookUpClientIp } from '../src/services/ipLookup';
+import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
+import { collectClientMetadata, saveBrowserId } from '@/services/clientMetadata';
+import { lookUpClientIp } from '@/services/ipLookup';
 import type { InvitePayload, SubmissionBody } from '#shared/submission';
-import { buildSubmissionBody, postSubmission, submissionErrorMessage } from '../src/services/submission';
+import { buildSubmissionBody, postSubmission, submissionErrorMessage } from '@/services/submission';
 
 /**
  * What the two form machines (invite, privacy request) share: their context, events, and every named

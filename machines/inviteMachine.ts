@@ -1,4 +1,4 @@
-import { UNKNOWN_ERROR_MESSAGE } from '../src/services/submission';
+import { UNKNOWN_ERROR_MESSAGE } from '@/services/submission';
 import { awaitingClientIp, clientIpRegion, formSubmissionSetup, initialFormSubmissionContext } from './formSubmission';
 
 export type {

@@ -1,5 +1,5 @@
 import { setup } from 'xstate';
-import { OPT_OUT_TOAST_MS } from '../src/config/site';
+import { OPT_OUT_TOAST_MS } from '@/config/site';
 
 /** Events of the opt-out confirmation toast. */
 export type OptOutToastEvent = { type: 'toast.show' } | { type: 'toast.dismiss' };

@@ -1,8 +1,8 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { consentMachine } from '../machines/consentMachine';
-import { inviteMachine } from '../machines/inviteMachine';
-import { optOutToastMachine } from '../machines/optOutToastMachine';
-import { privacyRequestMachine } from '../machines/privacyRequestMachine';
+import { consentMachine } from '#machines/consentMachine';
+import { inviteMachine } from '#machines/inviteMachine';
+import { optOutToastMachine } from '#machines/optOutToastMachine';
+import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
 
 /** The machines documented in docs/machines.md, in reading order, with the view that drives each. */

@@ -2,7 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/App';
-import { loadStatelyInspector } from '@/app/inspect';
+import { loadStatelyInspector } from '@/context/inspect';
 import '@/styles/theme.css';
 import '@/styles/global.css';
 

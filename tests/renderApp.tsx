@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { App } from '@/app/App';
-import type { Inspect } from '@/app/inspect';
+import type { Inspect } from '@/context/inspect';
 
 /** Reports the address (path + hash) the visitor would see in the address bar. */
 function AddressBar({ onChange }: { onChange: (address: string) => void }) {

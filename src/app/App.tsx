@@ -1,5 +1,5 @@
 import { useRoutes } from 'react-router-dom';
-import type { Inspect } from './inspect';
+import type { Inspect } from '@/context/inspect';
 import { AppProviders } from './providers';
 import { routes } from './routes';
 

@@ -1,15 +1,8 @@
-import { createActorContext } from '@xstate/react';
 import { useState, type ReactNode } from 'react';
+import type { ConsentInput } from '#machines/consentMachine';
+import { ConsentContext, OptOutToastContext } from '@/context/actors';
+import { InspectContext, type Inspect } from '@/context/inspect';
 import { readGpcSignal, readStoredConsent } from '@/services/consentStore';
-import { consentMachine, type ConsentInput } from '../../machines/consentMachine';
-import { optOutToastMachine } from '../../machines/optOutToastMachine';
-import { InspectContext, type Inspect } from './inspect';
-
-/** App-wide tracking consent (spec §4, §7.3). */
-export const ConsentContext = createActorContext(consentMachine);
-
-/** App-wide opt-out confirmation toast (spec §4, §9). */
-export const OptOutToastContext = createActorContext(optOutToastMachine);
 
 /**
  * Starts the app-wide machines once. The consent machine's input is read from the browser here

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { ConsentContext, OptOutToastContext } from '@/app/providers';
-import { useAfterHydration } from '@/app/useAfterHydration';
+import { ConsentContext, OptOutToastContext } from '@/context/actors';
+import { useAfterHydration } from '@/context/useAfterHydration';
 import { BUILD_YEAR, PRODUCT_NAME } from '@/config/site';
 import { button } from '@/styles/button.css';
 import { container } from '@/styles/layout.css';

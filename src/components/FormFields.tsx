@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { useAfterHydration } from '@/app/useAfterHydration';
+import { useAfterHydration } from '@/context/useAfterHydration';
 import { button } from '@/styles/button.css';
 import * as styles from './FormFields.css';
 

@@ -1,11 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useInspect } from '@/app/inspect';
-import { ConsentContext } from '@/app/providers';
+import { useInspect } from '@/context/inspect';
+import { ConsentContext } from '@/context/actors';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
-import { inviteMachine } from '../../machines/inviteMachine';
+import { inviteMachine } from '#machines/inviteMachine';
 import { Checkbox, CheckboxGroup, SubmitButton, TextField, fieldset, formLayout, legend } from './FormFields';
 import * as styles from './FormFields.css';
 

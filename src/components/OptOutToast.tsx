@@ -1,4 +1,4 @@
-import { OptOutToastContext } from '@/app/providers';
+import { OptOutToastContext } from '@/context/actors';
 import * as styles from './Toast.css';
 
 /** Spec §4 confirmation text. */

@@ -1,13 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useInspect } from '@/app/inspect';
+import { useInspect } from '@/context/inspect';
 import { CheckboxGroup, ErrorAlert, SubmitButton, TextField, fieldset, formLayout } from '@/components/FormFields';
 import { PRODUCT_NAME } from '@/config/site';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
 import { PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
-import { privacyRequestMachine } from '../../machines/privacyRequestMachine';
+import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import * as styles from './PrivacyRequest.css';
 
 /**

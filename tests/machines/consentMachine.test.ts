@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { STORAGE_KEYS } from '@/config/site';
 import { readGpcSignal, readStoredConsent } from '@/services/consentStore';
-import { consentMachine, DEFAULT_CONSENT, type ConsentInput } from '../../machines/consentMachine';
+import { consentMachine, DEFAULT_CONSENT, type ConsentInput } from '#machines/consentMachine';
 
 /** The consent machine with the analytics side effects recorded instead of run. */
 function start(input: ConsentInput) {

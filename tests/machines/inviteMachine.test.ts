@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { SubmissionBody } from '#shared/submission';
-import { inviteMachine } from '../../machines/inviteMachine';
+import { inviteMachine } from '#machines/inviteMachine';
 import { visitorPayload } from '../inviteFixtures';
 
 /** The machine with its network actors replaced: the lookup answers at once, the POST as told. */

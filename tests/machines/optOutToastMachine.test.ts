@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { optOutToastMachine } from '../../machines/optOutToastMachine';
+import { optOutToastMachine } from '#machines/optOutToastMachine';
 
 describe('optOutToastMachine (spec §4, §9)', () => {
   it('shows for 3000 ms: still visible at 2999 ms, hidden at 3000 ms', () => {

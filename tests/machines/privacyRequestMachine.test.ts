@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import type { SubmissionBody } from '#shared/submission';
-import { privacyRequestMachine } from '../../machines/privacyRequestMachine';
+import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 
 const payload = privacyRequestToInvitePayload({ fullName: 'Ada', email: 'ada@example.com', requestType: ['Delete'] });
 

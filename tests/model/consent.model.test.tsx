@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type * as SiteConfig from '@/config/site';
 import { STORAGE_KEYS } from '@/config/site';
-import type { ConsentInput } from '../../machines/consentMachine';
+import type { ConsentInput } from '#machines/consentMachine';
 import { receivedSubmissions } from '../../mocks/handlers';
 import { fillRequiredInviteFields, inviteSubmitButton } from '../inviteFixtures';
 import { renderApp } from '../renderApp';

@@ -1,10 +1,10 @@
 import type { AnyEventObject, AnyStateMachine, AnyMachineSnapshot } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { privacyRequestToInvitePayload } from '@/forms/privacyRequest';
-import { consentMachine, type ConsentInput } from '../../machines/consentMachine';
-import { inviteMachine } from '../../machines/inviteMachine';
-import { optOutToastMachine } from '../../machines/optOutToastMachine';
-import { privacyRequestMachine } from '../../machines/privacyRequestMachine';
+import { consentMachine, type ConsentInput } from '#machines/consentMachine';
+import { inviteMachine } from '#machines/inviteMachine';
+import { optOutToastMachine } from '#machines/optOutToastMachine';
+import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { MOCK_CLIENT_IP } from '../../mocks/handlers';
 import { visitorPayload } from '../inviteFixtures';
 

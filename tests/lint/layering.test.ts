@@ -1,0 +1,43 @@
+// @vitest-environment node
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The one-way layering of DESIGN.md §1, as eslint.config.js enforces it: each row is an import that
+// `npm run lint` must refuse in that file, and one it must accept.
+const eslint = new ESLint();
+
+async function layeringErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layering enforced by lint', () => {
+  it.each([
+    ['machines/exampleMachine.ts', "import { useState } from 'react';"],
+    ['machines/exampleMachine.ts', "import { Footer } from '@/components/Footer';"],
+    ['machines/exampleMachine.ts', "import { collectClientMetadata } from '../src/services/clientMetadata';"],
+    ['src/services/example.ts', "import { inviteMachine } from '#machines/inviteMachine';"],
+    ['src/services/example.ts', "import { useEffect } from 'react';"],
+    ['src/components/Example.tsx', "import { postSubmission } from '@/services/submission';"],
+    ['src/components/Example.tsx', "import { AppProviders } from '@/app/providers';"],
+    ['src/components/Example.tsx', "import { inviteMachine } from '../../machines/inviteMachine';"],
+    ['src/pages/Example.tsx', "import { lookUpClientIp } from '@/services/ipLookup';"],
+    ['src/context/example.ts', "import { Footer } from '@/components/Footer';"],
+    ['server/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';"],
+    ['server/example.ts', "import { postSubmission } from '../src/services/submission';"],
+    ['shared/example.ts', "import { PRODUCT_NAME } from '@/config/site';"],
+  ])('%s may not: %s', async (file, code) => {
+    const errors = await layeringErrors(file, `${code}\nexport {};\n`);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/is restricted from being used by a pattern\. Layering: /);
+  });
+
+  it.each([
+    ['machines/exampleMachine.ts', "import { setup } from 'xstate';\nimport { collectClientMetadata } from '@/services/clientMetadata';\nimport type { SubmissionBody } from '#shared/submission';"],
+    ['src/components/Example.tsx', "import { ConsentContext } from '@/context/actors';\nimport { inviteMachine } from '#machines/inviteMachine';"],
+    ['src/services/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';\nimport type { SubmissionBody } from '#shared/submission';"],
+    ['server/example.ts', "import { TEXT_LIMITS } from '#shared/submission';\nimport { createApp } from './app.ts';"],
+  ])('%s may: its allowed imports', async (file, code) => {
+    expect(await layeringErrors(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+});
