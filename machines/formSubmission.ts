@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup, stateIn } from 'xstate';
+import { assertEvent, assign, fromPromise, setup, stateIn } from 'xstate';
 import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
 import { collectClientMetadata, saveBrowserId } from '@/services/clientMetadata';
 import { lookUpClientIp } from '@/services/ipLookup';
@@ -6,8 +6,10 @@ import type { InvitePayload, SubmissionBody } from '#shared/submission';
 import { buildSubmissionBody, postSubmission, submissionErrorMessage } from '@/services/submission';
 
 /**
- * What the two form machines (invite, privacy request) share: their context, events, and every named
- * implementation, in one `setup`. Each machine file holds only its state chart, the part that is the spec.
+ * What the two form machines (invite, privacy request) share: their context, events and named
+ * implementations, in one `setup`. Implementations only: each machine file holds its whole chart
+ * (machines/inviteMachine.ts, machines/privacyRequestMachine.ts), so that it reads, and imports into the
+ * Stately editor, on its own.
  */
 
 /** Context of a form machine. */
@@ -25,12 +27,6 @@ export interface FormSubmissionContext {
 /** Events a form sends to its machine. */
 export type FormSubmissionEvent = { type: 'form.engage' } | { type: 'form.submit'; payload: InvitePayload };
 
-/**
- * Emitted by the invite machine when the body is sent. The app connects it to the consent machine:
- * spec §4 'Submitting the invite form stores accepted', and §7.3's invite_request_submitted event.
- */
-export type FormSubmissionEmitted = { type: 'invite.submitted'; body: SubmissionBody };
-
 /** The context every form machine starts with. */
 export const initialFormSubmissionContext: FormSubmissionContext = { payload: null, clientIp: null, body: null, error: null };
 
@@ -38,13 +34,14 @@ export const formSubmissionSetup = setup({
   types: {
     context: {} as FormSubmissionContext,
     events: {} as FormSubmissionEvent,
-    emitted: {} as FormSubmissionEmitted,
   },
   actors: {
     /** spec §7.2: resolves to the IP or null, never rejects; stopping the actor aborts the request */
     lookUpClientIp: fromPromise<string | null>(({ signal }) => lookUpClientIp(signal)),
     /** spec §7.1: the POST both forms use; rejects with 'HTTP error! status: {code}' or the fetch error */
-    submitRequest: fromPromise<void, SubmissionBody>(({ input, signal }) => postSubmission(input, signal)),
+    submitRequest: fromPromise<void, SubmissionBody | null>(({ input, signal }) =>
+      input ? postSubmission(input, signal) : Promise.reject(new Error('No submission was assembled')),
+    ),
   },
   delays: {
     /** spec §7.2, §9: the IP lookup gives up after 5000 ms */
@@ -54,67 +51,35 @@ export const formSubmissionSetup = setup({
     isClientIpSettled: stateIn({ clientIp: 'settled' }),
   },
   actions: {
-    storePayload: assign({ payload: ({ event }) => (event.type === 'form.submit' ? event.payload : null) }),
+    storePayload: assign({
+      payload: ({ event }) => {
+        assertEvent(event, 'form.submit');
+        return event.payload;
+      },
+    }),
     clearError: assign({ error: null }),
-    storeClientIp: assign({ clientIp: ({ event }) => (event as unknown as { output: string | null }).output }),
+    storeClientIp: assign({ clientIp: (_, params: { clientIp: string | null }) => params.clientIp }),
     // spec §8: 'IP lookup failure: logged and ignored; clientIP is null'
     logIpLookupTimeout: () => console.warn(`[ip-lookup] no answer after ${IP_LOOKUP_TIMEOUT_MS} ms; clientIP will be null`),
     assembleSubmission: assign({
-      body: ({ context }) => buildSubmissionBody(context.payload!, collectClientMetadata(context.clientIp)),
+      body: ({ context }) => (context.payload ? buildSubmissionBody(context.payload, collectClientMetadata(context.clientIp)) : null),
     }),
-    saveBrowserId: ({ context }) => saveBrowserId(context.body!.data.browserId),
-    announceSubmission: emit(({ context }) => ({ type: 'invite.submitted' as const, body: context.body! })),
+    saveBrowserId: ({ context }) => {
+      if (context.body) saveBrowserId(context.body.data.browserId);
+    },
     /** spec §8: the failure's own message, else `fallback` */
     storeError: assign({
-      error: ({ event }, params: { fallback: string }) =>
-        submissionErrorMessage((event as unknown as { error: unknown }).error, params.fallback),
+      error: (_, params: { error: unknown; fallback: string }) => submissionErrorMessage(params.error, params.fallback),
     }),
     // spec §8: the invite form's failure is logged, never shown
     logError: ({ context }) => console.error('[invite] submission failed:', context.error),
+    /**
+     * Provided by the view (`machine.provide`): spec §4 'Submitting the invite form stores accepted' and
+     * §7.3's invite_request_submitted event, handed to the app-wide consent machine with the body as sent.
+     */
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the signature types the view's params
+    handOverToConsent: (_, _params: { body: SubmissionBody | null }) => {},
+    /** Provided by the view (`machine.provide`): navigation to /thank-you (spec §4). */
+    goToThankYou: () => {},
   },
 });
-
-/**
- * A parallel region of both form machines: the IP lookup starts when the visitor first engages with the
- * form (`form.engage`, or at the latest `form.submit`), so that by the time they submit it has usually
- * answered or timed out, and a hanging lookup service does not hold the submission for 5 s.
- */
-export const clientIpRegion = {
-  description: "Spec §7.2: the visitor's public IP, looked up once per form with a 5-second time-out; null on failure.",
-  initial: 'notLookedUp',
-  states: {
-    notLookedUp: {
-      description: 'Nothing has been asked yet: no request leaves the page before the visitor uses the form.',
-      on: {
-        'form.engage': { target: 'lookingUp', description: 'The visitor starts filling in the form.' },
-        'form.submit': { target: 'lookingUp', description: 'Submitted without engaging first (e.g. autofill).' },
-      },
-    },
-    lookingUp: {
-      description: 'GET the IP-lookup service, asking for JSON.',
-      invoke: {
-        id: 'lookUpClientIp',
-        src: 'lookUpClientIp',
-        onDone: { target: 'settled', actions: 'storeClientIp', description: 'The field ip is read; null on failure.' },
-      },
-      after: {
-        ipLookupTimeout: {
-          target: 'settled',
-          actions: 'logIpLookupTimeout',
-          description: 'Spec §7.2: 5-second time-out; clientIP stays null.',
-        },
-      },
-    },
-    settled: { description: 'clientIP is known, or null.' },
-  },
-} as const;
-
-/** The state both forms wait in until the IP lookup has settled, before sending. */
-export const awaitingClientIp = {
-  description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
-  always: {
-    guard: 'isClientIpSettled',
-    target: 'sending',
-    description: 'The IP lookup has answered or timed out (at once when it already had).',
-  },
-} as const;

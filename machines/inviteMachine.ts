@@ -1,15 +1,12 @@
 import { UNKNOWN_ERROR_MESSAGE } from '@/services/submission';
-import { awaitingClientIp, clientIpRegion, formSubmissionSetup, initialFormSubmissionContext } from './formSubmission';
+import { formSubmissionSetup, initialFormSubmissionContext } from './formSubmission';
 
-export type {
-  FormSubmissionContext as InviteContext,
-  FormSubmissionEvent as InviteEvent,
-  FormSubmissionEmitted as InviteEmitted,
-} from './formSubmission';
+export type { FormSubmissionContext as InviteContext, FormSubmissionEvent as InviteEvent } from './formSubmission';
 
 /**
- * Spec §4 invite form: idle → submitting → submitted; the view goes to /thank-you from `submitted`
- * whether or not the call succeeded (spec §8: the error is kept and logged, not shown).
+ * Spec §4 invite form: idle → submitting → submitted, then /thank-you whether or not the call succeeded
+ * (spec §8: the error is kept and logged, not shown). The whole chart is here; the implementations are
+ * named in machines/formSubmission.ts, and the view provides `goToThankYou` and `handOverToConsent`.
  */
 export const inviteMachine = formSubmissionSetup.createMachine({
   id: 'invite',
@@ -17,7 +14,35 @@ export const inviteMachine = formSubmissionSetup.createMachine({
   type: 'parallel',
   context: initialFormSubmissionContext,
   states: {
-    clientIp: clientIpRegion,
+    clientIp: {
+      description: "Spec §7.2: the visitor's public IP, looked up once per form with a 5-second time-out; null on failure.",
+      initial: 'notLookedUp',
+      states: {
+        notLookedUp: {
+          description: 'Nothing has been asked yet: no request leaves the page before the visitor uses the form.',
+          on: {
+            'form.engage': { target: 'lookingUp', description: 'The visitor starts filling in the form.' },
+            'form.submit': { target: 'lookingUp', description: 'Submitted without engaging first (e.g. autofill).' },
+          },
+        },
+        lookingUp: {
+          description: 'GET the IP-lookup service, asking for JSON.',
+          invoke: {
+            id: 'lookUpClientIp',
+            src: 'lookUpClientIp',
+            onDone: {
+              target: 'settled',
+              actions: { type: 'storeClientIp', params: ({ event }) => ({ clientIp: event.output }) },
+              description: 'The field ip is read; null on failure.',
+            },
+          },
+          after: {
+            ipLookupTimeout: { target: 'settled', actions: 'logIpLookupTimeout', description: 'Spec §7.2: 5-second time-out; clientIP stays null.' },
+          },
+        },
+        settled: { description: 'clientIP is known, or null.' },
+      },
+    },
     form: {
       description: 'Spec §4: idle, then submitting, then navigation to /thank-you.',
       initial: 'idle',
@@ -25,30 +50,33 @@ export const inviteMachine = formSubmissionSetup.createMachine({
         idle: {
           description: 'The form is filled in; the browser enforces spec §5 before form.submit is sent.',
           on: {
-            'form.submit': {
-              target: 'submitting',
-              actions: 'storePayload',
-              description: 'Spec §4: idle, then submitting.',
-            },
+            'form.submit': { target: 'submitting', actions: 'storePayload', description: 'Spec §4: idle, then submitting.' },
           },
         },
         submitting: {
           description: "Spec §4: the button reads 'Submitting...' and is disabled; further presses send nothing.",
           initial: 'awaitingClientIp',
           states: {
-            awaitingClientIp,
+            awaitingClientIp: {
+              description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
+              always: {
+                guard: 'isClientIpSettled',
+                target: 'sending',
+                description: 'The IP lookup has answered or timed out (at once when it already had).',
+              },
+            },
             sending: {
               description:
                 "Spec §7.1: POST {event: 'invite_request', data: payload + metadata}. Spec §4: stores 'accepted' and sends the analytics event.",
-              entry: ['assembleSubmission', 'saveBrowserId', 'announceSubmission'],
+              entry: ['assembleSubmission', 'saveBrowserId', { type: 'handOverToConsent', params: ({ context }) => ({ body: context.body }) }],
               invoke: {
                 id: 'submitRequest',
                 src: 'submitRequest',
-                input: ({ context }) => context.body!,
+                input: ({ context }) => context.body,
                 onDone: { target: '#invite.form.submitted', description: 'The endpoint answered with a success status.' },
                 onError: {
                   target: '#invite.form.submitted',
-                  actions: [{ type: 'storeError', params: { fallback: UNKNOWN_ERROR_MESSAGE } }, 'logError'],
+                  actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: UNKNOWN_ERROR_MESSAGE }) }, 'logError'],
                   description: 'Spec §4, §8: a failure is logged, not shown; the visitor still goes to /thank-you.',
                 },
               },
@@ -58,6 +86,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
         submitted: {
           description: 'Spec §4: navigation to /thank-you, whether or not the submission succeeded.',
           type: 'final',
+          entry: 'goToThankYou',
         },
       },
     },

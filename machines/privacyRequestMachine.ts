@@ -1,4 +1,4 @@
-import { awaitingClientIp, clientIpRegion, formSubmissionSetup, initialFormSubmissionContext } from './formSubmission';
+import { formSubmissionSetup, initialFormSubmissionContext } from './formSubmission';
 
 export type { FormSubmissionContext as PrivacyRequestContext, FormSubmissionEvent as PrivacyRequestEvent } from './formSubmission';
 
@@ -15,7 +15,35 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
   type: 'parallel',
   context: initialFormSubmissionContext,
   states: {
-    clientIp: clientIpRegion,
+    clientIp: {
+      description: "Spec §7.2: the visitor's public IP, looked up once per form with a 5-second time-out; null on failure.",
+      initial: 'notLookedUp',
+      states: {
+        notLookedUp: {
+          description: 'Nothing has been asked yet: no request leaves the page before the visitor uses the form.',
+          on: {
+            'form.engage': { target: 'lookingUp', description: 'The visitor starts filling in the form.' },
+            'form.submit': { target: 'lookingUp', description: 'Submitted without engaging first (e.g. autofill).' },
+          },
+        },
+        lookingUp: {
+          description: 'GET the IP-lookup service, asking for JSON.',
+          invoke: {
+            id: 'lookUpClientIp',
+            src: 'lookUpClientIp',
+            onDone: {
+              target: 'settled',
+              actions: { type: 'storeClientIp', params: ({ event }) => ({ clientIp: event.output }) },
+              description: 'The field ip is read; null on failure.',
+            },
+          },
+          after: {
+            ipLookupTimeout: { target: 'settled', actions: 'logIpLookupTimeout', description: 'Spec §7.2: 5-second time-out; clientIP stays null.' },
+          },
+        },
+        settled: { description: 'clientIP is known, or null.' },
+      },
+    },
     form: {
       description: 'Spec §4: idle, then submitting; then /thank-you on success, or idle again with the error.',
       initial: 'idle',
@@ -34,18 +62,25 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
           description: 'The submit button is disabled and says so; further presses send nothing.',
           initial: 'awaitingClientIp',
           states: {
-            awaitingClientIp,
+            awaitingClientIp: {
+              description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
+              always: {
+                guard: 'isClientIpSettled',
+                target: 'sending',
+                description: 'The IP lookup has answered or timed out (at once when it already had).',
+              },
+            },
             sending: {
               description: 'Spec §3, §7.1: sent as an invite request, through the same call as the invite form.',
               entry: ['assembleSubmission', 'saveBrowserId'],
               invoke: {
                 id: 'submitRequest',
                 src: 'submitRequest',
-                input: ({ context }) => context.body!,
+                input: ({ context }) => context.body,
                 onDone: { target: '#privacyRequest.form.submitted', description: 'Spec §4: on success, navigate to /thank-you.' },
                 onError: {
                   target: '#privacyRequest.form.idle',
-                  actions: { type: 'storeError', params: { fallback: PRIVACY_REQUEST_FALLBACK_ERROR } },
+                  actions: { type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: PRIVACY_REQUEST_FALLBACK_ERROR }) },
                   description:
                     "Spec §4, §8: on failure show the error text ('HTTP error! status: {code}', the underlying message, or 'Failed to submit request. Please try again.') and return to idle.",
                 },
@@ -56,6 +91,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
         submitted: {
           description: 'Spec §4: navigation to /thank-you.',
           type: 'final',
+          entry: 'goToThankYou',
         },
       },
     },

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/context/inspect';
 import { CheckboxGroup, ErrorAlert, SubmitButton, TextField, fieldset, formLayout } from '@/components/FormFields';
@@ -15,15 +15,13 @@ import * as styles from './PrivacyRequest.css';
  * `privacyRequestMachine`. On failure the error shows in a red alert and every input keeps its value.
  */
 export function PrivacyRequest() {
-  const actor = useActorRef(privacyRequestMachine, { inspect: useInspect() });
-  const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
-  const isSubmitted = useSelector(actor, (s) => s.matches({ form: 'submitted' }));
-  const error = useSelector(actor, (s) => s.context.error);
   const navigate = useNavigate();
-
-  useEffect(() => {
-    if (isSubmitted) navigate('/thank-you');
-  }, [isSubmitted, navigate]);
+  // The chart says when (machines/privacyRequestMachine.ts); the view says how.
+  const actor = useActorRef(privacyRequestMachine.provide({ actions: { goToThankYou: () => navigate('/thank-you') } }), {
+    inspect: useInspect(),
+  });
+  const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
+  const error = useSelector(actor, (s) => s.context.error);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -10,7 +10,8 @@ function start(post: (body: SubmissionBody) => Promise<void>, lookUp: () => Prom
   const machine = inviteMachine.provide({
     actors: {
       lookUpClientIp: fromPromise(lookUp),
-      submitRequest: fromPromise<void, SubmissionBody>(({ input }) => {
+      submitRequest: fromPromise<void, SubmissionBody | null>(({ input }) => {
+        if (!input) throw new Error('the machine sent no body');
         sent.push(input);
         return post(input);
       }),
@@ -73,12 +74,30 @@ describe('inviteMachine (spec §4)', () => {
     await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
   });
 
-  it('emits invite.submitted with the body as sent, for consent and analytics', async () => {
-    const { actor, sent } = start(async () => {});
-    const emitted: SubmissionBody[] = [];
-    actor.on('invite.submitted', (event) => emitted.push(event.body));
+  it('hands the body as sent to consent on sending, and goes to /thank-you once submitted: the named actions a view provides', async () => {
+    const handedOver: Array<SubmissionBody | null> = [];
+    const steps: string[] = [];
+    let sent: SubmissionBody | undefined;
+    const machine = inviteMachine.provide({
+      actors: {
+        lookUpClientIp: fromPromise<string | null>(async () => '198.51.100.4'),
+        submitRequest: fromPromise<void, SubmissionBody | null>(async ({ input }) => {
+          sent = input ?? undefined;
+          steps.push('POST');
+        }),
+      },
+      actions: {
+        handOverToConsent: (_, { body }) => {
+          handedOver.push(body);
+          steps.push('handOverToConsent');
+        },
+        goToThankYou: () => steps.push('goToThankYou'),
+      },
+    });
+    const actor = createActor(machine).start();
     actor.send({ type: 'form.submit', payload: visitorPayload });
     await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
-    expect(emitted).toEqual(sent);
+    expect(handedOver).toEqual([sent]);
+    expect(steps).toEqual(['handOverToConsent', 'POST', 'goToThankYou']);
   });
 });

@@ -12,7 +12,8 @@ function start(outcomes: Array<() => Promise<void>>) {
   const machine = privacyRequestMachine.provide({
     actors: {
       lookUpClientIp: fromPromise<string | null>(async () => '198.51.100.4'),
-      submitRequest: fromPromise<void, SubmissionBody>(({ input }) => {
+      submitRequest: fromPromise<void, SubmissionBody | null>(({ input }) => {
+        if (!input) throw new Error('the machine sent no body');
         sent.push(input);
         return outcomes[sent.length - 1]!();
       }),
