@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
 import { ConsentContext } from '@/context/actors';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
@@ -24,7 +25,7 @@ export function InviteForm() {
         // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
         // carries the same data as the body, and the consent machine sends it only while tracking is allowed.
         handOverToConsent: (_, { body }) => {
-          if (body) consent.send({ type: 'consent.accept', analyticsEvent: { event: 'invite_request_submitted', properties: body.data } });
+          if (body) consent.send({ type: 'consent.accept', analyticsEvent: { event: INVITE_SUBMITTED_EVENT, properties: body.data } });
         },
       },
     }),

@@ -38,6 +38,9 @@ export const OPT_OUT_TOAST_MS = 3000;
 /** Spec §2, §9: delay before scrolling to the section named by the address hash, in ms. */
 export const SCROLL_TO_ANCHOR_DELAY_MS = 100;
 
+/** Spec §7.3: the analytics event sent with the body's data when an invite request is submitted. */
+export const INVITE_SUBMITTED_EVENT = 'invite_request_submitted';
+
 /** Product-specific localStorage keys (spec §3). */
 export const STORAGE_KEYS = {
   browserId: 'sonde.browserId',
