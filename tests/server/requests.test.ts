@@ -20,27 +20,41 @@ import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The command line on `database()`, in-process: `run(argv, now)` resolves with the exit code and leaves
+ * what was printed in `out` / `err`; `store(body, receivedAt?)` seeds a request as the server would.
+ */
+function cliOn(database: () => Database) {
+  const io = { out: [] as string[], err: [] as string[] };
+  const run = (argv: string[], now = new Date()) =>
+    runRequests(argv, {
+      connect: async () => ({ db: database().db, via: 'directory', close: async () => {} }),
+      out: (text) => void io.out.push(text),
+      err: (text) => void io.err.push(text),
+      now: () => now,
+      user: 'ada',
+    });
+  const store = async (body: ReturnType<typeof submissionBody>, receivedAt?: Date) => {
+    const { db } = database();
+    const outcome = await acceptSubmission(db, { body, idempotencyKey: null, clientIp: '198.51.100.7', limitPerWindow: 100, windowMs: 60_000 });
+    if (outcome.status !== 'stored') throw new Error(outcome.status);
+    if (receivedAt) await db.update(submissions).set({ receivedAt }).where(eq(submissions.id, outcome.id));
+    return outcome.id;
+  };
+  const clear = () => {
+    io.out.length = 0;
+    io.err.length = 0;
+  };
+  return { io, run, store, clear };
+}
+
 describe.each(testEngines())('npm run requests on $name', (engine) => {
   let database: Database;
   let inviteId: string;
   let privacyId: string;
-  let out: string[];
-  let err: string[];
-
-  /** Runs the command line on the seeded database, at `now`; returns the exit code. */
-  const run = (argv: string[], now = new Date()) =>
-    runRequests(argv, {
-      connect: async () => ({ db: database.db, via: 'directory', close: async () => {} }),
-      out: (text) => void out.push(text),
-      err: (text) => void err.push(text),
-      now: () => now,
-      user: 'ada',
-    });
-  const store = async (body: ReturnType<typeof submissionBody>) => {
-    const outcome = await acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: '198.51.100.7', limitPerWindow: 100, windowMs: 60_000 });
-    if (outcome.status !== 'stored') throw new Error(outcome.status);
-    return outcome.id;
-  };
+  const { io, run, store, clear } = cliOn(() => database);
+  const out = io.out;
+  const err = io.err;
 
   beforeAll(async () => {
     database = await engine.open();
@@ -52,10 +66,7 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
   afterAll(async () => {
     await database.close();
   });
-  beforeEach(() => {
-    out = [];
-    err = [];
-  });
+  beforeEach(clear);
 
   it('lists both requests newest first, the privacy one with its due date and days left', async () => {
     expect(await run(['list'])).toBe(0);
@@ -127,19 +138,19 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
     const now = new Date();
     expect(await run(['done', privacyId, '--note', 'Deleted; confirmed by email'], now)).toBe(0);
     expect(out[0]).toBe(`request ${privacyId} marked done by ada`);
-    out = [];
+    clear();
     expect(await run(['list', '--json', '--status', 'done'])).toBe(0);
     expect(JSON.parse(out[0]!)).toEqual([
       expect.objectContaining({ id: privacyId, status: 'done', handledAt: now.toISOString(), handledBy: 'ada', note: 'Deleted; confirmed by email' }),
     ]);
-    out = [];
+    clear();
     expect(await run(['done', privacyId])).toBe(0);
     expect(out[0]).toMatch(/was already marked done on .* by ada$/);
   });
 
   it('answers an unknown id with "no request <id>" and exit 1', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      err = [];
+      clear();
       expect(await run(['show', id])).toBe(1);
       expect(err).toEqual([`no request ${id}`]);
     }
@@ -162,24 +173,10 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
 
 describe.each(testEngines())('privacy rights with npm run requests on $name', (engine) => {
   let database: Database;
-  let out: string[];
-  let err: string[];
-  const run = (argv: string[], now = new Date()) =>
-    runRequests(argv, {
-      connect: async () => ({ db: database.db, via: 'directory', close: async () => {} }),
-      out: (text) => void out.push(text),
-      err: (text) => void err.push(text),
-      now: () => now,
-    });
-  const store = async (body: ReturnType<typeof submissionBody>, receivedAt?: Date) => {
-    const outcome = await acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: '198.51.100.8', limitPerWindow: 100, windowMs: 60_000 });
-    if (outcome.status !== 'stored') throw new Error(outcome.status);
-    if (receivedAt) await database.db.update(submissions).set({ receivedAt }).where(eq(submissions.id, outcome.id));
-    return outcome.id;
-  };
+  const { io, run, store, clear } = cliOn(() => database);
+  const out = io.out;
   beforeEach(async () => {
-    out = [];
-    err = [];
+    clear();
     database = await engine.open();
   });
   afterEach(async () => {
@@ -197,10 +194,10 @@ describe.each(testEngines())('privacy rights with npm run requests on $name', (e
     expect(found.requests.map((r) => r.id).sort()).toEqual([invite, privacy].sort());
     expect(found.requests[0]!.body.data).toHaveProperty('browserId');
 
-    out = [];
+    clear();
     expect(await run(['erase', '--email', 'ada@example.com'])).toBe(0);
     expect(out[0]).toBe('erased 2 requests of ada@example.com; kept an erasure record (SHA-256 of the email, time, count)');
-    out = [];
+    clear();
     expect(await run(['subject', '--email', 'ada@example.com'])).toBe(0);
     expect(JSON.parse(out[0]!)).toEqual({ email: 'ada@example.com', requests: [], notifications: [] });
     expect(JSON.stringify(await database.db.select().from(submissions))).not.toMatch(/ada@example\.com/i);
