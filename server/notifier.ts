@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import type { Db } from './db/database.ts';
+import { rowsOf, type Db } from './db/database.ts';
 import { notifications } from './db/schema.ts';
 import {
   NOTIFY_BATCH_SIZE,
@@ -143,7 +143,7 @@ export function startNotifier(options: {
       )
       select c.id, c.submission_id, c.attempts, c.created_at, s.kind, s.body, s.due_at
       from claimed c join submissions s on s.id = c.submission_id`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: Claimed[] }).rows) as Claimed[];
+    const rows = rowsOf<Claimed>(result);
     await Promise.all(rows.map((row) => send(row).catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'notification bookkeeping failed'))));
   };
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
-import type { Db } from './db/database.ts';
+import { rowsOf, type Db } from './db/database.ts';
 import { erasures, submissions } from './db/schema.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
@@ -65,18 +65,14 @@ export async function acceptSubmission(
       ${RETENTION.privacyResponseDays}::int, ${input.notify ?? false}::boolean)`);
   const [row] = rowsOf<AcceptRow>(result);
   if (!row) throw new Error('the accept statement returned no row');
+  const earlier = (id: string, sha: string | null): AcceptOutcome => (sha === bodySha256 ? { status: 'replayed', id } : { status: 'conflict', id });
   if (row.new_id) return { status: 'stored', id: row.new_id, kind };
-  if (row.existing_id) return row.existing_sha === bodySha256 ? { status: 'replayed', id: row.existing_id } : { status: 'conflict', id: row.existing_id };
+  if (row.existing_id) return earlier(row.existing_id, row.existing_sha);
   if (row.recent !== null && row.recent >= input.limitPerWindow) return { status: 'limited', retryAfterSeconds: Number(row.retry_after ?? 1) };
   // Within the limit, yet not inserted: another request stored this key meanwhile.
   const first = key ? await findByIdempotencyKey(db, key) : undefined;
   if (!first) throw new Error('the submission was neither stored nor found under its idempotency key');
-  return first.bodySha256 === bodySha256 ? { status: 'replayed', id: first.id } : { status: 'conflict', id: first.id };
-}
-
-/** The rows of `db.execute`: an array (postgres.js) or `{ rows }` (PGlite). */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+  return earlier(first.id, first.bodySha256);
 }
 
 /** The row stored under an idempotency key, if any. */
@@ -86,11 +82,6 @@ export async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: s
     .from(submissions)
     .where(eq(submissions.idempotencyKey, key));
   return row;
-}
-
-/** The rows of `db.execute` as the two drivers give them. */
-function firstRow<T>(result: unknown): T | undefined {
-  return rowsOf<T>(result)[0];
 }
 
 /**
@@ -104,7 +95,7 @@ export async function eraseSubject(db: Db, email: string): Promise<number> {
     with gone as (delete from ${submissions} where email = ${normalized}::text returning 1)
     insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(normalized)}::text, count(*)::int from gone
     returning submissions`);
-  return Number(firstRow<{ submissions: number }>(result)?.submissions ?? 0);
+  return Number(rowsOf<{ submissions: number }>(result)[0]?.submissions ?? 0);
 }
 
 /**

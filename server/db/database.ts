@@ -19,6 +19,11 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.me
 /** Drizzle over either driver: the same queries run on PGlite and on PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** The rows of `db.execute(sql…)`, as either driver gives them: an array (postgres.js) or `{ rows }` (PGlite). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 /** An open database: its Drizzle handle, which engine it is, and how to close it. */
 export interface Database {
   db: Db;
