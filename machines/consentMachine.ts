@@ -1,5 +1,5 @@
-import { assign, enqueueActions, not, setup } from 'xstate';
-import { captureEvent, disableAnalytics, enableAnalytics } from '@/services/analytics';
+import { assertEvent, assign, enqueueActions, fromCallback, not, sendTo, setup } from 'xstate';
+import { startAnalyticsSession, type AnalyticsEvent } from '@/services/analytics';
 import { storeConsent, type ConsentPreference } from '@/services/consentStore';
 
 /**
@@ -19,11 +19,17 @@ export interface ConsentInput {
 /** Context: the inputs, kept for guards and for the footer's honoured-signal notice. */
 export type ConsentContext = ConsentInput;
 
-/** An analytics event to send (spec §7.3): its name and its properties. */
-export interface AnalyticsEvent {
-  event: string;
-  properties: object;
-}
+export type { AnalyticsEvent };
+
+/**
+ * Spec §7.3: PostHog for as long as it runs. Invoked by `accepted`: started on entry, stopped on exit,
+ * so the machine's state is the only record of whether tracking is on. Receives the events to send.
+ */
+export const analyticsActor = fromCallback<{ type: 'analytics.capture' } & AnalyticsEvent>(({ receive }) => {
+  const session = startAnalyticsSession();
+  receive((event) => session.capture(event));
+  return () => session.stop();
+});
 
 /** Events of the consent machine. */
 export type ConsentEvent =
@@ -33,8 +39,9 @@ export type ConsentEvent =
   | ({ type: 'analytics.capture' } & AnalyticsEvent);
 
 /**
- * Spec §4, §7.3: tracking consent is accepted or rejected, and rejected whenever GPC is on. Entering a
- * state turns analytics on or off; `analytics.capture` sends an event only while accepted. An invite
+ * Spec §4, §7.3: tracking consent is accepted or rejected, and rejected whenever GPC is on. `accepted`
+ * invokes the analytics actor (PostHog runs exactly while in it); `analytics.capture` is handed to that
+ * actor, so an event is sent only while accepted. An invite
  * submission is one event, `consent.accept`, whose analytics event is raised as `analytics.capture`.
  */
 export const consentMachine = setup({
@@ -43,25 +50,23 @@ export const consentMachine = setup({
     events: {} as ConsentEvent,
     input: {} as ConsentInput,
   },
+  actors: { analytics: analyticsActor },
   guards: {
     isGpcOn: ({ context }) => context.gpc,
     isStoredRejected: ({ context }) => context.stored === 'rejected',
     isStoredAccepted: ({ context }) => context.stored === 'accepted',
   },
   actions: {
-    enableAnalytics: () => {
-      void enableAnalytics();
-    },
-    disableAnalytics: () => disableAnalytics(),
     // The context keeps the preference for this page's life, even when storage fails (spec §8).
     rememberRejected: assign({ stored: 'rejected' as const }),
     rememberAccepted: assign({ stored: 'accepted' as const }),
     saveRejected: () => storeConsent('rejected'),
     saveAccepted: () => storeConsent('accepted'),
-    captureEvent: ({ event }) => {
-      if (event.type === 'analytics.capture') captureEvent(event.event, event.properties);
-    },
-    // Raised, not sent at once: from `rejected` it is handled after `accepted` is entered and analytics enabled.
+    sendToAnalytics: sendTo('analytics', ({ event }) => {
+      assertEvent(event, 'analytics.capture');
+      return event;
+    }),
+    // Raised, not sent at once: from `rejected` it is handled after `accepted` is entered and analytics started.
     raiseAnalyticsEvent: enqueueActions(({ event, enqueue }) => {
       if (event.type === 'consent.accept' && event.analyticsEvent) {
         enqueue.raise({ type: 'analytics.capture', ...event.analyticsEvent });
@@ -84,8 +89,8 @@ export const consentMachine = setup({
       ],
     },
     accepted: {
-      description: 'Spec §7.3: analytics loads and captures page views, page leaves and session recording.',
-      entry: 'enableAnalytics',
+      description: 'Spec §7.3: the analytics actor runs: PostHog captures page views and page leaves and records the session.',
+      invoke: { id: 'analytics', src: 'analytics' },
       on: {
         'consent.optOut': {
           target: 'rejected',
@@ -97,14 +102,13 @@ export const consentMachine = setup({
           description: "Spec §4: submitting the invite form stores 'accepted'; its analytics event follows.",
         },
         'analytics.capture': {
-          actions: 'captureEvent',
+          actions: 'sendToAnalytics',
           description: 'Spec §7.3: the event is sent only when tracking is allowed.',
         },
       },
     },
     rejected: {
-      description: 'Spec §7.3: analytics is disabled: nothing is captured, recorded, sent or stored by PostHog.',
-      entry: 'disableAnalytics',
+      description: 'Spec §7.3: no analytics actor runs: nothing is captured, recorded, sent or stored by PostHog.',
       on: {
         'consent.optOut': {
           actions: ['rememberRejected', 'saveRejected'],

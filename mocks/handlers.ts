@@ -8,9 +8,6 @@ export const MOCK_CLIENT_IP = '203.0.113.7';
 /** The lookup URL without its query, as MSW matches paths (spec §7.2). */
 export const ipLookupUrl = IP_LOOKUP_URL.split('?')[0] ?? IP_LOOKUP_URL;
 
-/** Every body the mocked endpoint accepted, raw, in order; emptied after each test (tests/setup.ts). */
-export const receivedSubmissions: unknown[] = [];
-
 /**
  * Success paths (DESIGN.md §2). The submission endpoint checks the body with the Sonde server's own
  * schema (server/submissionSchema.ts) and answers as the server does, so a test whose form sends a
@@ -24,7 +21,6 @@ export const handlers = [
     const body: unknown = await request.json();
     const checked = checkSubmissionBody(body);
     if (!checked.ok) return HttpResponse.json({ error: checked.problem }, { status: 400 });
-    receivedSubmissions.push(body);
     return HttpResponse.json({ ok: true, id: crypto.randomUUID() }, { status: 201 });
   }),
   http.get(ipLookupUrl, ({ request }) => {

@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
-import { receivedSubmissions } from '../mocks/handlers';
 import { server } from '../mocks/node';
+import { fakePosthog } from './support/fakePosthog';
+import { network, recordNetwork } from './support/network';
+
+// No test loads the real PostHog SDK: the one fake of tests/support stands in for it, reset after each test.
+vi.mock('posthog-js/dist/module.full.no-external', async () => ({ default: (await import('./support/fakePosthog')).fakePosthog }));
 
 const inBrowserEnvironment = typeof window !== 'undefined';
 
@@ -31,7 +35,10 @@ if (inBrowserEnvironment) {
 
 // MSW intercepts the browser-side fetches of jsdom tests only; server tests talk to a real socket.
 if (inBrowserEnvironment) {
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => {
+    server.listen({ onUnhandledRequest: 'error' });
+    recordNetwork(server);
+  });
   afterAll(() => server.close());
 }
 
@@ -41,6 +48,7 @@ afterEach(() => {
     server.resetHandlers();
     localStorage.clear();
   }
-  receivedSubmissions.length = 0;
+  network.reset();
+  fakePosthog.reset();
   vi.useRealTimers();
 });

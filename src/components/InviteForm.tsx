@@ -1,5 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
+import { sendTo } from 'xstate';
+import type { SubmissionBody } from '#shared/submission';
 import { Link, useNavigate } from 'react-router-dom';
 import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
@@ -24,9 +26,11 @@ export function InviteForm() {
         goToThankYou: () => navigate('/thank-you'),
         // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
         // carries the same data as the body, and the consent machine sends it only while tracking is allowed.
-        handOverToConsent: (_, { body }) => {
-          if (body) consent.send({ type: 'consent.accept', analyticsEvent: { event: INVITE_SUBMITTED_EVENT, properties: body.data } });
-        },
+        // A built-in sendTo, not consent.send(): the consent machine then runs after this step, not inside it.
+        handOverToConsent: sendTo(consent, (_, { body }: { body: SubmissionBody | null }) => ({
+          type: 'consent.accept' as const,
+          analyticsEvent: body ? { event: INVITE_SUBMITTED_EVENT, properties: body.data } : undefined,
+        })),
       },
     }),
     { inspect: useInspect() },

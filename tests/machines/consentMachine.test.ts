@@ -1,19 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromCallback } from 'xstate';
 import { STORAGE_KEYS } from '@/config/site';
 import { readGpcSignal, readStoredConsent } from '@/services/consentStore';
-import { consentMachine, DEFAULT_CONSENT, type ConsentInput } from '#machines/consentMachine';
+import { consentMachine, DEFAULT_CONSENT, type AnalyticsEvent, type ConsentInput } from '#machines/consentMachine';
 
-/** The consent machine with the analytics side effects recorded instead of run. */
+/** The consent machine with its invoked analytics actor replaced by one that records its life and what it receives. */
 function start(input: ConsentInput) {
   const analytics: string[] = [];
   const machine = consentMachine.provide({
-    actions: {
-      enableAnalytics: () => analytics.push('enable'),
-      disableAnalytics: () => analytics.push('disable'),
-      captureEvent: ({ event }) => {
-        if (event.type === 'analytics.capture') analytics.push(`capture ${event.event}`);
-      },
+    actors: {
+      analytics: fromCallback<{ type: 'analytics.capture' } & AnalyticsEvent>(({ receive }) => {
+        analytics.push('start');
+        receive((event) => analytics.push(`capture ${event.event}`));
+        return () => analytics.push('stop');
+      }),
     },
   });
   return { actor: createActor(machine, { input }).start(), analytics };
@@ -48,11 +48,16 @@ describe('consentMachine (spec §4, §7.3)', () => {
   ])('stored %s with GPC %s starts %s', (stored, gpc, expected) => {
     const { actor, analytics } = start(browserInput(stored, gpc));
     expect(actor.getSnapshot().value).toBe(expected);
-    expect(analytics).toEqual([expected === 'accepted' ? 'enable' : 'disable']);
+    expect(analytics).toEqual(expected === 'accepted' ? ['start'] : []);
   });
 
-  it('defaults to accepted: the spec is an opt-out model', () => {
+  it('a first visit without GPC is tracked without storing anything: the spec is an opt-out model', () => {
+    const { actor, analytics } = start({ stored: null, gpc: false });
     expect(DEFAULT_CONSENT).toBe('accepted');
+    expect(actor.getSnapshot().value).toBe('accepted');
+    expect(analytics).toEqual(['start']);
+    // the default is not a choice of the visitor's: nothing is written until they opt out or submit
+    expect(localStorage.getItem(STORAGE_KEYS.consent)).toBeNull();
   });
 
   it("opting out stores 'rejected' and turns analytics off; capture then sends nothing", () => {
@@ -62,7 +67,7 @@ describe('consentMachine (spec §4, §7.3)', () => {
     actor.send({ type: 'analytics.capture', event: 'after', properties: {} });
     expect(actor.getSnapshot().value).toBe('rejected');
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('rejected');
-    expect(analytics).toEqual(['enable', 'capture before', 'disable']);
+    expect(analytics).toEqual(['start', 'capture before', 'stop']);
   });
 
   it("an invite submission stores 'accepted', turns analytics back on, then sends its event", () => {
@@ -70,7 +75,7 @@ describe('consentMachine (spec §4, §7.3)', () => {
     actor.send({ type: 'consent.accept', analyticsEvent: { event: 'invite_request_submitted', properties: {} } });
     expect(actor.getSnapshot().value).toBe('accepted');
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('accepted');
-    expect(analytics).toEqual(['disable', 'enable', 'capture invite_request_submitted']);
+    expect(analytics).toEqual(['start', 'capture invite_request_submitted']);
   });
 
   it("stores 'accepted' on submission when tracking was already allowed by default", () => {
@@ -84,7 +89,7 @@ describe('consentMachine (spec §4, §7.3)', () => {
     actor.send({ type: 'consent.accept', analyticsEvent: { event: 'invite_request_submitted', properties: {} } });
     expect(actor.getSnapshot().value).toBe('rejected');
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBeNull();
-    expect(analytics).toEqual(['disable']);
+    expect(analytics).toEqual([]);
   });
 
   it('keeps working for the page when storage throws on write, and logs it (spec §8)', () => {

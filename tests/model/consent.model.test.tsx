@@ -1,30 +1,16 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type * as SiteConfig from '@/config/site';
 import { STORAGE_KEYS } from '@/config/site';
 import type { ConsentInput } from '#machines/consentMachine';
-import { receivedSubmissions } from '../../mocks/handlers';
 import { fillRequiredInviteFields, inviteSubmitButton } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
+import { fakePosthog as posthog } from '../support/fakePosthog';
+import { network } from '../support/network';
 import { consentModel } from './models';
 import { describeModel } from './runner';
 
-// A fake PostHog SDK in place of the dynamically imported module, and a key so that analytics runs.
-type FakeConfig = { before_send: (event: { event: string }) => unknown };
-const posthog = vi.hoisted(() => ({
-  config: undefined as FakeConfig | undefined,
-  captured: [] as Array<[string, unknown]>,
-  init(_key: string, config: FakeConfig) {
-    this.config = config;
-  },
-  capture(event: string, properties: unknown) {
-    this.captured.push([event, properties]);
-  },
-  startSessionRecording() {},
-  stopSessionRecording() {},
-  sessionRecordingStarted: () => false,
-}));
-vi.mock('posthog-js/dist/module.full.no-external', () => ({ default: posthog }));
+// A key, so that analytics runs as in a deployment; the SDK is the fake of tests/support (tests/setup.ts).
 vi.mock('@/config/site', async (importOriginal) => ({ ...(await importOriginal<typeof SiteConfig>()), POSTHOG_KEY: 'phc_test' }));
 
 const OPT_OUT = 'Do Not Sell or Share My Personal Information';
@@ -42,7 +28,6 @@ describeModel(consentModel, {
     const { stored, gpc } = input as ConsentInput;
     if (stored) localStorage.setItem(STORAGE_KEYS.consent, stored);
     Object.defineProperty(navigator, 'globalPrivacyControl', { value: gpc, configurable: true });
-    posthog.captured.length = 0;
     return renderApp('/', { fakeTimers: true });
   },
   actions: {
@@ -50,24 +35,24 @@ describeModel(consentModel, {
     // an invite submission sends consent.accept with its analytics event
     'consent.accept': (session) => submitInvite(session),
   },
-  expectView: (state, _session, event) => {
+  expectView: async (state, _session, event) => {
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe(state.context.stored);
     const notice = within(screen.getByRole('contentinfo')).queryByText(/Opt-out preference signal honored/);
     if (state.context.gpc) expect(notice).toBeInTheDocument();
     else expect(notice).not.toBeInTheDocument();
 
-    if (state.matches('accepted')) {
-      expect(posthog.config?.before_send({ event: '$pageview' })).toEqual({ event: '$pageview' });
-    } else if (posthog.config) {
-      expect(posthog.config.before_send({ event: '$pageview' })).toBeNull();
-    }
+    // PostHog captures and records exactly while the machine is in `accepted` (the SDK loads asynchronously)
+    const tracking = state.matches('accepted');
+    await waitFor(() => expect({ capturing: posthog.isCapturing(), recording: posthog.recording }).toEqual({ capturing: tracking, recording: tracking }));
 
     if (event?.type === 'consent.accept') {
-      if (state.matches('accepted')) {
-        const data = (receivedSubmissions.at(-1) as { data: unknown }).data;
-        expect(posthog.captured.at(-1)).toEqual(['invite_request_submitted', data]);
+      const submitted = posthog.sentEvents('invite_request_submitted');
+      if (tracking) {
+        const data = network.delivered().at(-1)?.data;
+        await waitFor(() => expect(posthog.sentEvents('invite_request_submitted').at(-1)?.properties).toEqual(data));
       } else {
-        expect(posthog.captured).toEqual([]);
+        await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+        expect(submitted).toEqual([]);
       }
     }
     if (event?.type === 'consent.optOut') {

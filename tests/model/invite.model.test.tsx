@@ -4,7 +4,7 @@ import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
 import { inviteModel } from './models';
-import { heldNetwork } from './network';
+import { heldNetwork, network as sent } from '../support/network';
 import { describeModel } from './runner';
 import { elapse } from './steps';
 
@@ -39,13 +39,13 @@ describeModel(inviteModel, {
     'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
     'xstate.error.actor.submitRequest': async ({ network }) => network.answerPost(500),
   },
-  expectView: (state, { network, location }) => {
+  expectView: (state, { location }) => {
     if (state.matches({ form: 'submitted' })) {
       // spec §4: /thank-you whether the call succeeded or not; the error is not shown (spec §8)
       expect(location()).toBe('/thank-you');
       expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-      expect(network.bodies).toHaveLength(1);
+      expect(sent.submissions()).toHaveLength(1);
       return;
     }
     expect(location()).toBe('/');
@@ -57,13 +57,12 @@ describeModel(inviteModel, {
       expect(button).toHaveTextContent('Submitting...');
       expect(button).toBeDisabled();
     }
-    expect(network.lookupCount()).toBe(state.matches({ clientIp: 'notLookedUp' }) ? 0 : 1);
+    expect(sent.lookups()).toHaveLength(state.matches({ clientIp: 'notLookedUp' }) ? 0 : 1);
     if (state.matches({ form: { submitting: 'sending' } })) {
-      expect(network.bodies).toHaveLength(1);
-      expect(network.bodies[0]!.event).toBe('invite_request');
-      expect(network.bodies[0]!.data.clientIP).toBe(state.context.clientIp);
+      expect(sent.submissions()).toHaveLength(1);
+      expect(sent.submissions()[0]!.body).toMatchObject({ event: 'invite_request', data: { clientIP: state.context.clientIp } });
     } else {
-      expect(network.bodies).toHaveLength(0);
+      expect(sent.submissions()).toHaveLength(0);
     }
   },
 });

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
 import { renderApp } from '../renderApp';
 import { privacyRequestModel } from './models';
-import { heldNetwork } from './network';
+import { heldNetwork, network as sent } from '../support/network';
 import { describeModel } from './runner';
 import { elapse } from './steps';
 
@@ -40,15 +40,14 @@ describeModel(privacyRequestModel, {
     'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
     'xstate.error.actor.submitRequest': async ({ network }) => network.answerPost(500),
   },
-  expectView: (state, { network, location }) => {
-    const submissions = network.bodies.length;
+  expectView: (state, { location }) => {
     if (state.matches({ form: 'submitted' })) {
       expect(location()).toBe('/thank-you');
       expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
       return;
     }
     expect(location()).toBe('/privacy-request');
-    expect(network.lookupCount()).toBe(state.matches({ clientIp: 'notLookedUp' }) ? 0 : 1);
+    expect(sent.lookups()).toHaveLength(state.matches({ clientIp: 'notLookedUp' }) ? 0 : 1);
     if (state.matches({ form: 'idle' })) {
       expect(submitButton()).toHaveTextContent('Submit request');
       expect(submitButton()).toBeEnabled();
@@ -67,8 +66,8 @@ describeModel(privacyRequestModel, {
     expect(submitButton()).toBeDisabled();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument(); // a new submission clears the old error
     if (state.matches({ form: { submitting: 'sending' } })) {
-      expect(submissions).toBeGreaterThan(0);
-      const body = network.bodies.at(-1)!;
+      expect(sent.submissions().length).toBeGreaterThan(0);
+      const body = sent.submissions().at(-1)!.body as { data: object };
       expect(body.data).toMatchObject({ ...state.context.payload, clientIP: state.context.clientIp });
     }
   },

@@ -2,27 +2,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS, SUBMIT_ENDPOINT } from '@/config/site';
-import { ipLookupUrl, MOCK_CLIENT_IP, receivedSubmissions } from '../../mocks/handlers';
+import { ipLookupUrl, MOCK_CLIENT_IP } from '../../mocks/handlers';
+import { holdSubmissions, network } from '../support/network';
 import { server } from '../../mocks/node';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
 
 type Body = { event: string; data: Record<string, unknown> };
-
-/** Holds every POST until `release()`, answering with `status`; records the bodies. */
-function holdSubmissions(status = 201) {
-  const bodies: Body[] = [];
-  let release = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  server.use(
-    http.post(SUBMIT_ENDPOINT, async ({ request }) => {
-      bodies.push((await request.json()) as Body);
-      await released;
-      return new HttpResponse(null, { status });
-    }),
-  );
-  return { bodies, release };
-}
 
 describe('invite form (spec §3, §5)', () => {
   it('has every field of §3 in order, labelled and named after the payload', () => {
@@ -97,7 +83,7 @@ describe('invite form (spec §3, §5)', () => {
     await user.type(within(inviteFormElement()).getByRole('textbox', { name: 'Full name' }), 'Ada');
     await user.click(inviteSubmitButton());
     expect(location()).toBe('/');
-    expect(receivedSubmissions).toHaveLength(0);
+    expect(network.delivered()).toHaveLength(0);
   });
 
   it('POSTs the payload with the client metadata, leaving empty optional fields out, then shows /thank-you', async () => {
@@ -113,8 +99,8 @@ describe('invite form (spec §3, §5)', () => {
 
     await waitFor(() => expect(location()).toBe('/thank-you'));
     expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
-    expect(receivedSubmissions).toHaveLength(1);
-    const body = receivedSubmissions[0] as Body;
+    expect(network.delivered()).toHaveLength(1);
+    const body = network.delivered()[0]!;
     expect(body.event).toBe('invite_request');
     expect(body.data).toEqual({
       ...visitor,
@@ -135,20 +121,20 @@ describe('invite form (spec §3, §5)', () => {
   });
 
   it("reads 'Submitting...' and is disabled while the request is pending; one press, one request", async () => {
-    const { bodies, release } = holdSubmissions();
+    const { release } = holdSubmissions();
     const { user, location } = renderApp('/');
     await fillRequiredInviteFields(user);
     await user.click(inviteSubmitButton());
-    await waitFor(() => expect(bodies).toHaveLength(1));
+    await waitFor(() => expect(network.submissions()).toHaveLength(1));
     const button = inviteSubmitButton();
     expect(button).toHaveTextContent('Submitting...');
     expect(button).toBeDisabled();
     await user.click(button);
     await act(async () => inviteFormElement().dispatchEvent(new Event('submit', { bubbles: true, cancelable: true })));
-    expect(bodies).toHaveLength(1);
+    expect(network.submissions()).toHaveLength(1);
     release();
     await waitFor(() => expect(location()).toBe('/thank-you'));
-    expect(bodies).toHaveLength(1);
+    expect(network.submissions()).toHaveLength(1);
   });
 
   it('goes to /thank-you after a 500 (the error is not shown, spec §8)', async () => {
@@ -179,14 +165,14 @@ describe('invite form (spec §3, §5)', () => {
     await fillRequiredInviteFields(user);
     await user.click(inviteSubmitButton());
     await waitFor(() => expect(location()).toBe('/thank-you'));
-    expect((receivedSubmissions[0] as Body).data.clientIP).toBeNull();
+    expect((network.delivered()[0]!).data.clientIP).toBeNull();
   });
 
   it('waits at most 5000 ms for a hanging IP service, then sends clientIP null', async () => {
     vi.useFakeTimers();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     server.use(http.get(ipLookupUrl, () => delay('infinite')));
-    const { bodies } = holdSubmissions();
+    holdSubmissions();
     const { user } = renderApp('/', { fakeTimers: true });
     await user.click(within(inviteFormElement()).getByRole('textbox', { name: 'Full name' }));
     // The lookup started on first focus: filling the form takes no fake time, so it has not answered yet.
@@ -194,10 +180,10 @@ describe('invite form (spec §3, §5)', () => {
     await user.click(inviteSubmitButton());
     expect(inviteSubmitButton()).toHaveTextContent('Submitting...');
     await act(async () => vi.advanceTimersByTimeAsync(4900));
-    expect(bodies).toHaveLength(0);
+    expect(network.submissions()).toHaveLength(0);
     await act(async () => vi.advanceTimersByTimeAsync(100));
-    await vi.waitFor(() => expect(bodies).toHaveLength(1));
-    expect(bodies[0]!.data.clientIP).toBeNull();
+    await vi.waitFor(() => expect(network.submissions()).toHaveLength(1));
+    await vi.waitFor(() => expect((network.submissions()[0]!.body as Body).data.clientIP).toBeNull());
   });
 
   it('reuses the browserId across two submissions', async () => {
@@ -210,7 +196,7 @@ describe('invite form (spec §3, §5)', () => {
     await fillRequiredInviteFields(second.user, { fullName: 'Grace Hopper' });
     await second.user.click(inviteSubmitButton());
     await waitFor(() => expect(second.location()).toBe('/thank-you'));
-    const [a, b] = receivedSubmissions as Body[];
+    const [a, b] = network.delivered();
     expect(b!.data.fullName).toBe('Grace Hopper');
     expect(b!.data.browserId).toBe(a!.data.browserId);
     expect(a!.data.browserId).toMatch(/^sonde_[0-9a-f]{16}_/);
@@ -225,7 +211,7 @@ describe('invite form (spec §3, §5)', () => {
     await fillRequiredInviteFields(user);
     await user.click(inviteSubmitButton());
     await waitFor(() => expect(location()).toBe('/thank-you'));
-    expect((receivedSubmissions[0] as Body).data.browserId).toMatch(/^sonde_tmp_[0-9a-f]{16}_/);
+    expect((network.delivered()[0]!).data.browserId).toMatch(/^sonde_tmp_[0-9a-f]{16}_/);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('temporary browserId'), expect.anything());
   });
 });

@@ -3,11 +3,11 @@ import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { SUBMIT_ENDPOINT } from '@/config/site';
-import { MOCK_CLIENT_IP, receivedSubmissions } from '../../mocks/handlers';
+import { MOCK_CLIENT_IP } from '../../mocks/handlers';
+import { network } from '../support/network';
 import { server } from '../../mocks/node';
 import { renderApp } from '../renderApp';
 
-type Body = { event: string; data: Record<string, unknown> };
 
 function form() {
   return within(screen.getByRole('form', { name: 'Privacy rights request' }));
@@ -46,8 +46,8 @@ describe('/privacy-request (spec §3, §4, §8)', () => {
     await fillPrivacyRequest(user);
     await user.click(submitButton());
     await waitFor(() => expect(location()).toBe('/thank-you'));
-    expect(receivedSubmissions).toHaveLength(1);
-    const { event, data } = receivedSubmissions[0] as Body;
+    expect(network.delivered()).toHaveLength(1);
+    const { event, data } = network.delivered()[0]!;
     expect(event).toBe('invite_request');
     expect(data).toMatchObject({
       fullName: 'Ada Lovelace',
@@ -86,7 +86,7 @@ describe('/privacy-request (spec §3, §4, §8)', () => {
 
     await user.click(submitButton());
     await waitFor(() => expect(location()).toBe('/thank-you'));
-    expect(receivedSubmissions).toHaveLength(1);
+    expect(network.delivered()).toHaveLength(1);
   });
 
   it('shows the network error’s own message', async () => {
