@@ -3,7 +3,7 @@ import { consentMachine } from '#machines/consentMachine';
 import { inviteMachine } from '#machines/inviteMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
-import { stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
+import { DELAY_VALUES_MS, stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
 
 /** The machines documented in docs/machines.md, in reading order, with the view that drives each. */
 export const documentedMachines: Array<{ machine: AnyStateMachine; file: string; drivenBy: string }> = [
@@ -37,8 +37,8 @@ export function mermaidDiagram(machine: AnyStateMachine): string {
       });
       return;
     }
-    const initial = node.config.initial as string | undefined;
-    if (initial && node.states[initial]) lines.push(`${indent}[*] --> ${mermaidId(node.states[initial] as AnyStateNode)}`);
+    const initial = node.type === 'compound' ? node.initial.target[0] : undefined;
+    if (initial) lines.push(`${indent}[*] --> ${mermaidId(initial)}`);
     for (const kid of kids) {
       if (children(kid).length > 0) block(kid, indent);
       else lines.push(`${indent}state "${kid.key}" as ${mermaidId(kid)}`);
@@ -63,13 +63,17 @@ export function mermaidDiagram(machine: AnyStateMachine): string {
   return lines.join('\n');
 }
 
+/** The named entry actions of a state; `after` delays (a built-in delayed raise on entry) are left to the transitions table. */
+function entryActionsOf(node: AnyStateNode): string[] {
+  return node.entry
+    .map((a: unknown) => (typeof a === 'string' ? a : ((a as { type?: string }).type ?? '(inline)')))
+    .filter((name: string) => !name.startsWith('xstate.'));
+}
+
 function statesTable(machine: AnyStateMachine): string[] {
   const rows = ['| State | Kind | Entry actions | Invokes | Description |', '|---|---|---|---|---|'];
   for (const node of stateNodesOf(machine).slice(1)) {
-    // `after` delays are implemented as a built-in delayed raise on entry; the transitions table shows them.
-    const entry = node.entry
-      .map((a: unknown) => (typeof a === 'string' ? a : ((a as { type?: string }).type ?? '(inline)')))
-      .filter((name: string) => !name.startsWith('xstate.'));
+    const entry = entryActionsOf(node);
     const invokes = node.invoke.map((i: { src: unknown; id: string }) => (typeof i.src === 'string' ? i.src : i.id));
     rows.push(
       `| ${code(relative(machine, node.id))} | ${node.type} | ${entry.map(code).join(', ')} | ${invokes.map(code).join(', ')} | ${cell(node.description)} |`,
@@ -79,14 +83,19 @@ function statesTable(machine: AnyStateMachine): string[] {
 }
 
 function transitionsTable(machine: AnyStateMachine): string[] {
-  const rows = ['| From | Event | Guard | To | Actions | Description |', '|---|---|---|---|---|---|'];
+  const rows = ['| From | Event | Guard | To | Actions (then the target\'s entry actions) | Description |', '|---|---|---|---|---|---|'];
+  const nodes = new Map(stateNodesOf(machine).map((node) => [node.id, node]));
   for (const row of transitionsOf(machine)) {
+    // What taking the transition does: its own actions, then the entry actions of the state it enters.
+    const entered = row.targets.length > 0 && row.targets.every((id) => id !== row.source || row.reenter);
+    const entry = entered ? row.targets.flatMap((id) => entryActionsOf(nodes.get(id)!)) : [];
+    const actions = [...row.actions.map(code), ...entry.map((name) => `${code(name)} (entry)`)];
     const to =
       row.targets.length === 0
         ? '(stays; actions only)'
         : row.targets.map((id) => code(relative(machine, id))).join(', ') + (row.reenter ? ' (re-entered)' : '');
     rows.push(
-      `| ${code(relative(machine, row.source))} | ${code(row.event)} | ${row.guard ? code(row.guard) : ''} | ${to} | ${row.actions.map(code).join(', ')} | ${cell(row.description)} |`,
+      `| ${code(relative(machine, row.source))} | ${code(row.event)} | ${row.guard ? code(row.guard) : ''} | ${to} | ${actions.join(', ')} | ${cell(row.description)} |`,
     );
   }
   return rows;
@@ -115,17 +124,21 @@ export function renderMachineDocs(): string {
     ...documentedMachines.map(({ machine, file, drivenBy }) => `| [${code(machine.id)}](#${machine.id.toLowerCase()}) | ${code(file)} | ${drivenBy} |`),
   ];
   for (const { machine, file } of documentedMachines) {
-    const delays = Object.entries(machine.implementations.delays as Record<string, unknown>)
-      .filter(([, value]) => typeof value === 'number')
-      .map(([name, value]) => `${code(name)} = ${value} ms`);
+    const rows = transitionsOf(machine);
+    const unique = (names: Array<string | undefined>) => [...new Set(names.filter((name): name is string => Boolean(name)))];
+    const delays = unique(rows.map((row) => /^xstate\.after\.([^.]+)\./.exec(row.eventType)?.[1])).map(
+      (name) => `${code(name)} = ${DELAY_VALUES_MS[name] ?? '?'} ms`,
+    );
+    const actors = unique(stateNodesOf(machine).flatMap((node) => node.invoke.map((i: { src: unknown; id: string }) => (typeof i.src === 'string' ? i.src : i.id))));
+    const guards = unique(rows.map((row) => row.guard?.replace(/^not /, '')));
     out.push(
       '',
       `## ${machine.id}`,
       '',
       `${machine.root.description ?? ''} (${code(file)})`,
       '',
-      `Actors: ${Object.keys(machine.implementations.actors).map(code).join(', ') || 'none'}. ` +
-        `Guards: ${Object.keys(machine.implementations.guards).map(code).join(', ') || 'none'}. ` +
+      `Actors: ${actors.map(code).join(', ') || 'none'}. ` +
+        `Guards: ${guards.map(code).join(', ') || 'none'}. ` +
         `Delays: ${delays.join(', ') || 'none'}.`,
       '',
       '```mermaid',

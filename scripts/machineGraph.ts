@@ -1,9 +1,21 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import { getStateNodes, toDirectedGraph } from 'xstate/graph';
+import { IP_LOOKUP_TIMEOUT_MS, OPT_OUT_TOAST_MS } from '@/config/site';
 
 /**
  * Reads the transitions of a machine from its definition: the one list that the generated docs
- * (docs/machines.md) and the model-based coverage test (tests/model) both use.
+ * (docs/machines.md) and the model-based coverage test (tests/model) both use. Only XState's public API:
+ * `getStateNodes` and `toDirectedGraph` of `xstate/graph`, and the state nodes' `always` and `initial`.
  */
+
+/**
+ * The named delays of the machines and their values in ms, from the constants the machines are set up
+ * with (spec §9). Each is checked at its boundary by tests/machines (e.g. the toast at 2999 and 3000 ms).
+ */
+export const DELAY_VALUES_MS: Readonly<Record<string, number>> = {
+  ipLookupTimeout: IP_LOOKUP_TIMEOUT_MS,
+  toastDuration: OPT_OUT_TOAST_MS,
+};
 
 /** One transition of a machine definition. */
 export interface TransitionRow {
@@ -24,19 +36,21 @@ export interface TransitionRow {
   reenter: boolean;
 }
 
-/** Every state node of a machine, root first, depth-first in document order. */
+/** Every state node of a machine, root first, depth-first in document order (`xstate/graph`'s `getStateNodes`). */
 export function stateNodesOf(machine: AnyStateMachine): AnyStateNode[] {
-  const walk = (node: AnyStateNode): AnyStateNode[] => [node, ...Object.values(node.states).flatMap(walk)];
-  return walk(machine.root);
+  return [machine.root, ...getStateNodes(machine.root)];
 }
 
-function candidatesOf(t: AnyTransitionDefinition): readonly AnyTransitionDefinition[] {
-  return t.eventType === '' ? (t.source.always ?? []) : (t.source.transitions.get(t.eventType) ?? []);
+/** The transition definitions leaving one state node: its events' (`toDirectedGraph`'s edges), then its eventless ones. */
+export function transitionsFrom(node: AnyStateNode): AnyTransitionDefinition[] {
+  const evented = toDirectedGraph(node).edges.map((edge) => edge.transition);
+  return [...new Set(evented)].concat(node.always ?? []);
 }
 
 /** The key of a transition definition (see {@link TransitionRow.key}). */
 export function transitionKey(t: AnyTransitionDefinition): string {
-  return `${t.source.id} | ${t.eventType || 'always'} | #${candidatesOf(t).indexOf(t)}`;
+  const candidates = transitionsFrom(t.source).filter((other) => other.eventType === t.eventType);
+  return `${t.source.id} | ${t.eventType || 'always'} | #${candidates.indexOf(t)}`;
 }
 
 function nameOf(thing: unknown): string {
@@ -51,20 +65,22 @@ function nameOf(thing: unknown): string {
 
 function guardName(guard: unknown): string | undefined {
   if (guard === undefined) return undefined;
-  // Built-in combinators (`not(...)`) are functions carrying `type` and the `guards` they wrap.
-  const combinator = guard as { type?: unknown; guards?: unknown[] };
-  if (combinator.type === 'xstate.not') return `not ${guardName(combinator.guards?.[0]) ?? '(…)'}`;
+  // Built-in combinators (`not`, `and`, `or`) are functions named after themselves carrying the `guards` they wrap.
+  if (typeof guard === 'function' && 'guards' in guard && Array.isArray(guard.guards)) {
+    const operands = guard.guards.map((operand: unknown) => guardName(operand) ?? '(…)');
+    return guard.name === 'not' ? `not ${operands[0]}` : operands.join(` ${guard.name} `);
+  }
   return nameOf(guard);
 }
 
 /** A reader's name for an event type, with the delay's value for `after` events. */
-export function describeEvent(machine: AnyStateMachine, eventType: string): string {
+export function describeEvent(eventType: string): string {
   if (eventType === '') return 'always';
   const after = /^xstate\.after\.([^.]+)\./.exec(eventType);
   if (after) {
     const delay = after[1]!;
-    const value = (machine.implementations.delays as Record<string, unknown>)[delay];
-    return typeof value === 'number' ? `after ${delay} (${value} ms)` : `after ${delay}`;
+    const value = DELAY_VALUES_MS[delay];
+    return value === undefined ? `after ${delay}` : `after ${delay} (${value} ms)`;
   }
   const done = /^xstate\.done\.actor\.(.+)$/.exec(eventType);
   if (done) return `done: ${done[1]}`;
@@ -77,17 +93,16 @@ export function describeEvent(machine: AnyStateMachine, eventType: string): stri
 export function transitionsOf(machine: AnyStateMachine): TransitionRow[] {
   const rows: TransitionRow[] = [];
   for (const node of stateNodesOf(machine)) {
-    const definitions = [...node.transitions.values()].flat().concat(node.always ?? []);
-    for (const t of definitions) {
+    for (const t of transitionsFrom(node)) {
       rows.push({
         key: transitionKey(t),
         source: node.id,
         eventType: t.eventType,
-        event: describeEvent(machine, t.eventType),
+        event: describeEvent(t.eventType),
         targets: (t.target ?? []).map((target) => target.id),
         guard: guardName(t.guard),
         actions: t.actions.map(nameOf),
-        description: (t as { description?: string }).description,
+        description: t.description,
         reenter: t.reenter,
       });
     }

@@ -1,29 +1,80 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type AnyTransitionDefinition, type InspectionEvent } from 'xstate';
-import { transitionKey, transitionsOf } from '../../scripts/machineGraph';
+import {
+  createActor,
+  fromPromise,
+  getInitialMicrosteps,
+  pathToStateValue,
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type AnyTransitionDefinition,
+} from 'xstate';
+import { evaluateGuard } from 'xstate/guards';
+import { stateNodesOf, transitionKey, transitionsOf } from '../../scripts/machineGraph';
 import { generatePaths, models, type Model } from './models';
 
 /**
+ * The eventless (`always`) transitions XState takes from `snapshot`: for each active atomic state, the
+ * first one, from the state up through its ancestors, whose guard holds. Public API only: the state
+ * nodes' `always` and `parent`, `snapshot.matches`, and `evaluateGuard` of `xstate/guards`.
+ */
+function eventlessTaken(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: AnyEventObject): AnyTransitionDefinition[] {
+  const active = (node: AnyStateNode) => snapshot.matches(pathToStateValue(node.path));
+  const atomic = stateNodesOf(machine).filter((node) => node.path.length > 0 && Object.keys(node.states).length === 0 && active(node));
+  const taken = new Set<AnyTransitionDefinition>();
+  for (const leaf of atomic) {
+    search: for (let node: AnyStateNode | undefined = leaf; node; node = node.parent) {
+      for (const t of node.always ?? []) {
+        if (!t.guard || evaluateGuard(t.guard, snapshot.context, event, snapshot)) {
+          taken.add(t);
+          break search;
+        }
+      }
+    }
+  }
+  return [...taken];
+}
+
+/**
  * Replays every generated path on a fresh actor (its invoked actors replaced by ones that never settle,
- * so that only the path's own events move it) and records each transition taken, from the actor's
- * `@xstate.microstep` inspection events, eventless and initial transitions included.
+ * so that only the path's own events move it) and records each transition taken. From the actor's
+ * `@xstate.microstep` inspection events and the snapshot before each: the first microstep of a sent event
+ * takes `machine.getTransitionData(before, event)`; a later one takes the eventless transitions enabled
+ * before it, or else those of the raised event it reports. The initial eventless steps come from
+ * `getInitialMicrosteps`.
  */
 function walkedTransitions(model: Model): Set<string> {
   const walked = new Set<string>();
+  const record = (transitions: readonly AnyTransitionDefinition[]) => transitions.forEach((t) => walked.add(transitionKey(t)));
   const inert = fromPromise(() => new Promise<never>(() => {}));
-  const actors = Object.fromEntries(Object.keys(model.machine.implementations.actors).map((name) => [name, inert]));
+  const invoked = stateNodesOf(model.machine).flatMap((node) => node.invoke.map((i: { src: unknown }) => i.src));
+  const actors = Object.fromEntries(invoked.filter((src): src is string => typeof src === 'string').map((src) => [src, inert]));
   const machine = model.machine.provide({ actors });
   for (const path of generatePaths(model)) {
+    const initial = getInitialMicrosteps(machine, path.input).map(([snapshot]) => snapshot as AnyMachineSnapshot);
+    initial.slice(1).forEach((_, i) => record(eventlessTaken(machine, initial[i]!, { type: 'xstate.init', input: path.input })));
+
+    let before: AnyMachineSnapshot | undefined;
+    let firstOfEvent = false;
     const actor = createActor(machine, {
       input: path.input,
-      inspect: (event: InspectionEvent) => {
-        if (event.type === '@xstate.microstep') {
-          for (const t of event._transitions as AnyTransitionDefinition[]) walked.add(transitionKey(t));
-        }
+      inspect: (inspection) => {
+        if (inspection.type !== '@xstate.microstep' || !before || inspection.actorRef !== actor) return;
+        const event = inspection.event;
+        const eventless = firstOfEvent ? [] : eventlessTaken(machine, before, event);
+        record(eventless.length > 0 ? eventless : machine.getTransitionData(before, event));
+        firstOfEvent = false;
+        before = inspection.snapshot as AnyMachineSnapshot;
       },
     });
     actor.start();
-    for (const step of path.steps) actor.send(step.event);
+    for (const step of path.steps) {
+      before = actor.getSnapshot();
+      firstOfEvent = true;
+      actor.send(step.event);
+    }
+    before = undefined;
     actor.stop();
   }
   return walked;
