@@ -12,6 +12,9 @@ export default mergeConfig(
       include: ['tests/{views,machines,services,server,model,docs,build,lint}/**/*.test.{ts,tsx}'],
       setupFiles: ['tests/setup.ts'],
       restoreMocks: true,
+      // fake-indexeddb (tests/setup.ts) runs on setImmediate: a fake clock leaves it alone, so IndexedDB
+      // keeps working under vi.useFakeTimers() while the machines' delays stay on the fake clock.
+      fakeTimers: { toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] },
       // Server tests start databases and processes; on a loaded 2-core CI machine 5 s is too tight.
       testTimeout: 15_000,
       hookTimeout: 30_000,

@@ -1,9 +1,17 @@
 import { assertEvent, assign, fromPromise, setup, stateIn } from 'xstate';
-import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
+import { IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { collectClientMetadata, saveBrowserId } from '@/services/clientMetadata';
 import { lookUpClientIp } from '@/services/ipLookup';
 import type { InvitePayload, SubmissionBody } from '#shared/submission';
-import { buildSubmissionBody, postSubmission, submissionErrorMessage } from '@/services/submission';
+import {
+  buildSubmissionBody,
+  carriesPayload,
+  newIdempotencyKey,
+  postSubmission,
+  SubmissionError,
+  submissionErrorMessage,
+} from '@/services/submission';
+import type { KeepRequest } from '@/services/outboxStore';
 
 /**
  * What the two form machines (invite, privacy request) share: their context, events and named
@@ -20,6 +28,8 @@ export interface FormSubmissionContext {
   clientIp: string | null;
   /** the body of spec §7.1 as last sent; null until sent */
   body: SubmissionBody | null;
+  /** the body's idempotency key (`Idempotency-Key`, issue #12); a new one for every new body */
+  idempotencyKey: string | null;
   /** spec §8: the last failure's message; null when none */
   error: string | null;
 }
@@ -28,7 +38,25 @@ export interface FormSubmissionContext {
 export type FormSubmissionEvent = { type: 'form.engage' } | { type: 'form.submit'; payload: InvitePayload };
 
 /** The context every form machine starts with. */
-export const initialFormSubmissionContext: FormSubmissionContext = { payload: null, clientIp: null, body: null, error: null };
+export const initialFormSubmissionContext: FormSubmissionContext = { payload: null, clientIp: null, body: null, idempotencyKey: null, error: null };
+
+/**
+ * What `keepForRetry` hands to the outbox: the body as sent, its key, and the `Retry-After` of the failed
+ * attempt; null when nothing was assembled.
+ */
+export function keepRequest(context: FormSubmissionContext, error: unknown): KeepRequest | null {
+  if (!context.body || !context.idempotencyKey) return null;
+  return { key: context.idempotencyKey, body: context.body, retryAfterMs: error instanceof SubmissionError ? error.retryAfterMs : null };
+}
+
+/**
+ * Issue #12: what the privacy form's red box adds when its request was kept for retry. Also shown, alone
+ * after the first sentence, when the call timed out.
+ */
+export const SAVED_FOR_RETRY_MESSAGE = 'Your request is saved and will be sent again; you can also try now.';
+
+/** Issue #12: the privacy form's message when the server did not answer within SUBMIT_TIMEOUT_MS. */
+export const TIMEOUT_MESSAGE = `The server did not answer in time. ${SAVED_FOR_RETRY_MESSAGE}`;
 
 export const formSubmissionSetup = setup({
   types: {
@@ -38,17 +66,21 @@ export const formSubmissionSetup = setup({
   actors: {
     /** spec §7.2: resolves to the IP or null, never rejects; stopping the actor aborts the request */
     lookUpClientIp: fromPromise<string | null>(({ signal }) => lookUpClientIp(signal)),
-    /** spec §7.1: the POST both forms use; rejects with 'HTTP error! status: {code}' or the fetch error */
-    submitRequest: fromPromise<void, SubmissionBody | null>(({ input, signal }) =>
-      input ? postSubmission(input, signal) : Promise.reject(new Error('No submission was assembled')),
+    /** spec §7.1: the POST both forms use; rejects with a SubmissionError ('HTTP error! status: {code}' or the fetch error) */
+    submitRequest: fromPromise<void, { body: SubmissionBody | null; key: string | null }>(({ input, signal }) =>
+      input.body && input.key ? postSubmission(input.body, input.key, signal) : Promise.reject(new Error('No submission was assembled')),
     ),
   },
   delays: {
     /** spec §7.2, §9: the IP lookup gives up after 5000 ms */
     ipLookupTimeout: IP_LOOKUP_TIMEOUT_MS,
+    /** issue #12: the submission call is given up after 10 000 ms */
+    submitTimeout: SUBMIT_TIMEOUT_MS,
   },
   guards: {
     isClientIpSettled: stateIn({ clientIp: 'settled' }),
+    /** issue #12: no answer, 408, 429 or a 5xx: a later attempt may succeed */
+    isRetryable: (_, params: { error: unknown }) => params.error instanceof SubmissionError && params.error.retryable,
   },
   actions: {
     storePayload: assign({
@@ -61,16 +93,24 @@ export const formSubmissionSetup = setup({
     storeClientIp: assign({ clientIp: (_, params: { clientIp: string | null }) => params.clientIp }),
     // spec §8: 'IP lookup failure: logged and ignored; clientIP is null'
     logIpLookupTimeout: () => console.warn(`[ip-lookup] no answer after ${IP_LOOKUP_TIMEOUT_MS} ms; clientIP will be null`),
-    assembleSubmission: assign({
-      body: ({ context }) => (context.payload ? buildSubmissionBody(context.payload, collectClientMetadata(context.clientIp)) : null),
+    /** a new body and key, unless the last body carries the same answers: then both are reused (issue #12) */
+    assembleSubmission: assign(({ context }) => {
+      if (!context.payload) return { body: null, idempotencyKey: null };
+      if (context.body && context.idempotencyKey && carriesPayload(context.body, context.payload)) return {};
+      return { body: buildSubmissionBody(context.payload, collectClientMetadata(context.clientIp)), idempotencyKey: newIdempotencyKey() };
     }),
     saveBrowserId: ({ context }) => {
       if (context.body) saveBrowserId(context.body.data.browserId);
     },
-    /** spec §8: the failure's own message, else `fallback` */
+    /** spec §8: the failure's own message, else `fallback`; issue #12: plus SAVED_FOR_RETRY_MESSAGE when kept for retry */
     storeError: assign({
-      error: (_, params: { error: unknown; fallback: string }) => submissionErrorMessage(params.error, params.fallback),
+      error: (_, params: { error: unknown; fallback: string; kept?: boolean }) => {
+        const message = submissionErrorMessage(params.error, params.fallback);
+        return params.kept ? `${message.replace(/\.?$/, '.')} ${SAVED_FOR_RETRY_MESSAGE}` : message;
+      },
     }),
+    storeTimeoutError: assign({ error: TIMEOUT_MESSAGE }),
+    logTimeout: () => console.warn(`[submission] no answer after ${SUBMIT_TIMEOUT_MS} ms; the request is kept and will be sent again`),
     // spec §8: the invite form's failure is logged, never shown
     logError: ({ context }) => console.error('[invite] submission failed:', context.error),
     /**
@@ -79,6 +119,12 @@ export const formSubmissionSetup = setup({
      */
     // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the signature types the view's params
     handOverToConsent: (_, _params: { body: SubmissionBody | null }) => {},
+    /**
+     * Provided by the view (`machine.provide`): issue #12, hands a submission whose attempt failed (network
+     * error, time-out, 408, 429, 5xx) to the app-wide outbox (machines/outboxMachine.ts).
+     */
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the signature types the view's params
+    keepForRetry: (_, _params: KeepRequest | null) => {},
     /** Provided by the view (`machine.provide`): navigation to /thank-you (spec §4). */
     goToThankYou: () => {},
   },

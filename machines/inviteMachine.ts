@@ -1,5 +1,5 @@
 import { UNKNOWN_ERROR_MESSAGE } from '@/services/submission';
-import { formSubmissionSetup, initialFormSubmissionContext } from './formSubmission';
+import { formSubmissionSetup, initialFormSubmissionContext, keepRequest } from './formSubmission';
 
 export type { FormSubmissionContext as InviteContext, FormSubmissionEvent as InviteEvent } from './formSubmission';
 
@@ -72,12 +72,32 @@ export const inviteMachine = formSubmissionSetup.createMachine({
               invoke: {
                 id: 'submitRequest',
                 src: 'submitRequest',
-                input: ({ context }) => context.body,
+                input: ({ context }) => ({ body: context.body, key: context.idempotencyKey }),
                 onDone: { target: '#invite.form.submitted', description: 'The endpoint answered with a success status.' },
-                onError: {
+                onError: [
+                  {
+                    guard: { type: 'isRetryable', params: ({ event }) => ({ error: event.error }) },
+                    target: '#invite.form.submitted',
+                    actions: [
+                      { type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: UNKNOWN_ERROR_MESSAGE }) },
+                      'logError',
+                      { type: 'keepForRetry', params: ({ context, event }) => keepRequest(context, event.error) },
+                    ],
+                    description:
+                      'Spec §4, §8: a failure is logged, not shown; the visitor still goes to /thank-you. Issue #12: no answer, 408, 429 or 5xx: the outbox keeps it and sends it again.',
+                  },
+                  {
+                    target: '#invite.form.submitted',
+                    actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: UNKNOWN_ERROR_MESSAGE }) }, 'logError'],
+                    description: 'Spec §4, §8: any other 4xx is logged, not shown, and not retried; the visitor still goes to /thank-you.',
+                  },
+                ],
+              },
+              after: {
+                submitTimeout: {
                   target: '#invite.form.submitted',
-                  actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: UNKNOWN_ERROR_MESSAGE }) }, 'logError'],
-                  description: 'Spec §4, §8: a failure is logged, not shown; the visitor still goes to /thank-you.',
+                  actions: ['logTimeout', { type: 'keepForRetry', params: ({ context }) => keepRequest(context, null) }],
+                  description: 'Issue #12: no answer within 10 s: the visitor goes to /thank-you; the outbox keeps the request and sends it again.',
                 },
               },
             },

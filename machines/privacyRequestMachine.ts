@@ -1,4 +1,4 @@
-import { formSubmissionSetup, initialFormSubmissionContext } from './formSubmission';
+import { formSubmissionSetup, initialFormSubmissionContext, keepRequest } from './formSubmission';
 
 export type { FormSubmissionContext as PrivacyRequestContext, FormSubmissionEvent as PrivacyRequestEvent } from './formSubmission';
 
@@ -76,13 +76,32 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
               invoke: {
                 id: 'submitRequest',
                 src: 'submitRequest',
-                input: ({ context }) => context.body,
+                input: ({ context }) => ({ body: context.body, key: context.idempotencyKey }),
                 onDone: { target: '#privacyRequest.form.submitted', description: 'Spec §4: on success, navigate to /thank-you.' },
-                onError: {
+                onError: [
+                  {
+                    guard: { type: 'isRetryable', params: ({ event }) => ({ error: event.error }) },
+                    target: '#privacyRequest.form.idle',
+                    actions: [
+                      { type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: PRIVACY_REQUEST_FALLBACK_ERROR, kept: true }) },
+                      { type: 'keepForRetry', params: ({ context, event }) => keepRequest(context, event.error) },
+                    ],
+                    description:
+                      "Spec §4, §8: the error text ('HTTP error! status: {code}' or the underlying message) and back to idle. Issue #12: no answer, 408, 429 or 5xx: the outbox keeps it, and the box says so.",
+                  },
+                  {
+                    target: '#privacyRequest.form.idle',
+                    actions: { type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: PRIVACY_REQUEST_FALLBACK_ERROR }) },
+                    description:
+                      "Spec §4, §8: any other failure ('HTTP error! status: {code}', or 'Failed to submit request. Please try again.'): shown, back to idle, not retried.",
+                  },
+                ],
+              },
+              after: {
+                submitTimeout: {
                   target: '#privacyRequest.form.idle',
-                  actions: { type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: PRIVACY_REQUEST_FALLBACK_ERROR }) },
-                  description:
-                    "Spec §4, §8: on failure show the error text ('HTTP error! status: {code}', the underlying message, or 'Failed to submit request. Please try again.') and return to idle.",
+                  actions: ['storeTimeoutError', 'logTimeout', { type: 'keepForRetry', params: ({ context }) => keepRequest(context, null) }],
+                  description: "Issue #12: no answer within 10 s: 'The server did not answer in time…'; the outbox keeps it; the visitor can retry.",
                 },
               },
             },

@@ -2,6 +2,7 @@ import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { consentMachine } from '#machines/consentMachine';
 import { inviteMachine } from '#machines/inviteMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
+import { outboxMachine } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { DELAY_VALUES_MS, stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
 
@@ -11,6 +12,7 @@ export const documentedMachines: Array<{ machine: AnyStateMachine; file: string;
   { machine: privacyRequestMachine, file: 'machines/privacyRequestMachine.ts', drivenBy: 'the form on `/privacy-request` (`src/pages/PrivacyRequest.tsx`)' },
   { machine: consentMachine, file: 'machines/consentMachine.ts', drivenBy: 'the app (`src/app/providers.tsx`), the footer button and invite submissions' },
   { machine: optOutToastMachine, file: 'machines/optOutToastMachine.ts', drivenBy: 'the footer button and the toast (`src/components/OptOutToast.tsx`)' },
+  { machine: outboxMachine, file: 'machines/outboxMachine.ts', drivenBy: 'the app (`src/app/providers.tsx`); the forms hand it what failed (`keepForRetry`)' },
 ];
 
 const mermaidId = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_');
@@ -127,7 +129,7 @@ export function renderMachineDocs(): string {
     const rows = transitionsOf(machine);
     const unique = (names: Array<string | undefined>) => [...new Set(names.filter((name): name is string => Boolean(name)))];
     const delays = unique(rows.map((row) => /^xstate\.after\.([^.]+)\./.exec(row.eventType)?.[1])).map(
-      (name) => `${code(name)} = ${DELAY_VALUES_MS[name] ?? '?'} ms`,
+      (name) => (DELAY_VALUES_MS[name] === undefined ? `${code(name)} (worked out from the context)` : `${code(name)} = ${DELAY_VALUES_MS[name]} ms`),
     );
     const actors = unique(stateNodesOf(machine).flatMap((node) => node.invoke.map((i: { src: unknown; id: string }) => (typeof i.src === 'string' ? i.src : i.id))));
     const guards = unique(rows.map((row) => row.guard?.replace(/^not /, '')));

@@ -15,8 +15,8 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 /** `submittedAt` may be at most this far ahead of the server's clock, in ms (5 minutes). */
 export const SUBMITTED_AT_MAX_AHEAD_MS = 5 * 60_000;
 
-/** `submittedAt` may be at most this old, in ms (30 days): the browser outbox may deliver late. */
-export const SUBMITTED_AT_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+/** `submittedAt` may be at most this old, in ms (30 days): the browser outbox may deliver late. Shared with the client. */
+export { SUBMITTED_AT_MAX_AGE_MS } from '#shared/submission';
 
 /** Time to receive a whole request (headers and body), in ms; a slower (trickled) one gets 408. */
 export const REQUEST_TIMEOUT_MS = 10_000;

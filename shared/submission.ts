@@ -83,5 +83,11 @@ export const TEXT_LIMITS = {
 /** The largest accepted body of spec §7.1, in bytes (DESIGN.md §4). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * `submittedAt` may be at most this old when the server receives it, in ms (30 days): the browser's
+ * outbox drops what is older, the server refuses it (server/limits.ts).
+ */
+export const SUBMITTED_AT_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+
 /** The submission endpoint's path on the Sonde server (server/app.ts); the client's default endpoint. */
 export const SUBMISSIONS_PATH = '/api/submissions';

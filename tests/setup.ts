@@ -1,4 +1,7 @@
 import '@testing-library/jest-dom/vitest';
+// jsdom has no IndexedDB; the outbox (src/services/outboxStore.ts) runs on this in-memory one, emptied after each test.
+import 'fake-indexeddb/auto';
+import { clear as clearIndexedDb } from 'idb-keyval';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from '../mocks/node';
@@ -42,9 +45,11 @@ if (inBrowserEnvironment) {
   afterAll(() => server.close());
 }
 
-afterEach(() => {
+afterEach(async () => {
   if (inBrowserEnvironment) {
     cleanup();
+    vi.useRealTimers(); // fake-indexeddb schedules its work on timers
+    await clearIndexedDb();
     server.resetHandlers();
     localStorage.clear();
   }

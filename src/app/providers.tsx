@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { ConsentInput } from '#machines/consentMachine';
-import { ConsentContext, OptOutToastContext } from '@/context/actors';
+import { ConsentContext, OptOutToastContext, OutboxContext } from '@/context/actors';
 import { InspectContext, type Inspect } from '@/context/inspect';
 import { readGpcSignal, readStoredConsent } from '@/services/consentStore';
 
@@ -13,7 +13,9 @@ export function AppProviders({ children, inspect }: { children: ReactNode; inspe
   return (
     <InspectContext.Provider value={inspect}>
       <ConsentContext.Provider options={{ input: consentInput, inspect }}>
-        <OptOutToastContext.Provider options={{ inspect }}>{children}</OptOutToastContext.Provider>
+        <OptOutToastContext.Provider options={{ inspect }}>
+          <OutboxContext.Provider options={{ inspect }}>{children}</OutboxContext.Provider>
+        </OptOutToastContext.Provider>
       </ConsentContext.Provider>
     </InspectContext.Provider>
   );

@@ -35,6 +35,28 @@ export const IP_LOOKUP_TIMEOUT_MS = 5000;
 /** Spec §4, §9: how long the opt-out confirmation stays on screen, in ms. */
 export const OPT_OUT_TOAST_MS = 3000;
 
+/**
+ * Not in the spec (issue #12): the submission call is given up after this many ms. The invite visitor
+ * then goes to /thank-you, the privacy visitor sees the error and can retry; the request is kept in the
+ * outbox and sent again either way.
+ */
+export const SUBMIT_TIMEOUT_MS = 10_000;
+
+/**
+ * The browser's submission outbox (machines/outboxMachine.ts): a submission that failed on a network
+ * error, a time-out, a 5xx or a 429 is kept and sent again until the server has it.
+ */
+export const OUTBOX = {
+  /** at most this many kept; the oldest is dropped first, with a warning */
+  maxEntries: 20,
+  /** a submission larger than this, in bytes of JSON, is not kept (the server refuses it anyway) */
+  maxEntryBytes: 64 * 1024,
+  /** first wait before sending again, in ms; doubles with each failed attempt */
+  retryBaseMs: 2_000,
+  /** longest wait between two attempts, in ms (5 minutes) */
+  retryMaxMs: 5 * 60_000,
+} as const;
+
 /** Spec §2, §9: delay before scrolling to the section named by the address hash, in ms. */
 export const SCROLL_TO_ANCHOR_DELAY_MS = 100;
 
@@ -45,6 +67,8 @@ export const INVITE_SUBMITTED_EVENT = 'invite_request_submitted';
 export const STORAGE_KEYS = {
   browserId: 'sonde.browserId',
   consent: 'sonde.trackingConsent',
+  /** the submission outbox, in IndexedDB (idb-keyval's default store), or in localStorage where IndexedDB fails */
+  outbox: 'sonde.outbox',
 } as const;
 
 /** Prefix of every generated browserId (spec §3). */

@@ -1,12 +1,15 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
+import { sendTo } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/context/inspect';
+import { OutboxContext } from '@/context/actors';
 import { CheckboxGroup, ErrorAlert, SubmitButton, TextField, fieldset, formLayout } from '@/components/FormFields';
 import { PRODUCT_NAME } from '@/config/site';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
 import { PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
+import type { KeepRequest } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import * as styles from './PrivacyRequest.css';
 
@@ -17,9 +20,17 @@ import * as styles from './PrivacyRequest.css';
 export function PrivacyRequest() {
   const navigate = useNavigate();
   // The chart says when (machines/privacyRequestMachine.ts); the view says how.
-  const actor = useActorRef(privacyRequestMachine.provide({ actions: { goToThankYou: () => navigate('/thank-you') } }), {
-    inspect: useInspect(),
-  });
+  const outbox = OutboxContext.useActorRef();
+  const actor = useActorRef(
+    privacyRequestMachine.provide({
+      actions: {
+        goToThankYou: () => navigate('/thank-you'),
+        // issue #12: a failed attempt that a later one may fix goes to the app-wide outbox
+        keepForRetry: sendTo(outbox, (_, request: KeepRequest | null) => ({ type: 'outbox.keep' as const, request })),
+      },
+    }),
+    { inspect: useInspect() },
+  );
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
   const error = useSelector(actor, (s) => s.context.error);
 

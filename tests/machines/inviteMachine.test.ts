@@ -10,10 +10,10 @@ function start(post: (body: SubmissionBody) => Promise<void>, lookUp: () => Prom
   const machine = inviteMachine.provide({
     actors: {
       lookUpClientIp: fromPromise(lookUp),
-      submitRequest: fromPromise<void, SubmissionBody | null>(({ input }) => {
-        if (!input) throw new Error('the machine sent no body');
-        sent.push(input);
-        return post(input);
+      submitRequest: fromPromise<void, { body: SubmissionBody | null; key: string | null }>(({ input }) => {
+        if (!input.body || !input.key) throw new Error('the machine sent no body or no idempotency key');
+        sent.push(input.body);
+        return post(input.body);
       }),
     },
   });
@@ -81,8 +81,8 @@ describe('inviteMachine (spec §4)', () => {
     const machine = inviteMachine.provide({
       actors: {
         lookUpClientIp: fromPromise<string | null>(async () => '198.51.100.4'),
-        submitRequest: fromPromise<void, SubmissionBody | null>(async ({ input }) => {
-          sent = input ?? undefined;
+        submitRequest: fromPromise<void, { body: SubmissionBody | null; key: string | null }>(async ({ input }) => {
+          sent = input.body ?? undefined;
           steps.push('POST');
         }),
       },

@@ -9,17 +9,19 @@ const payload = privacyRequestToInvitePayload({ fullName: 'Ada', email: 'ada@exa
 /** The machine with the lookup answering at once and the POST answering from `outcomes`, in order. */
 function start(outcomes: Array<() => Promise<void>>) {
   const sent: SubmissionBody[] = [];
+  const keys: string[] = [];
   const machine = privacyRequestMachine.provide({
     actors: {
       lookUpClientIp: fromPromise<string | null>(async () => '198.51.100.4'),
-      submitRequest: fromPromise<void, SubmissionBody | null>(({ input }) => {
-        if (!input) throw new Error('the machine sent no body');
-        sent.push(input);
+      submitRequest: fromPromise<void, { body: SubmissionBody | null; key: string | null }>(({ input }) => {
+        if (!input.body || !input.key) throw new Error('the machine sent no body or no idempotency key');
+        sent.push(input.body);
+        keys.push(input.key);
         return outcomes[sent.length - 1]!();
       }),
     },
   });
-  return { actor: createActor(machine).start(), sent };
+  return { actor: createActor(machine).start(), sent, keys };
 }
 
 describe('privacyRequestMachine (spec §4, §8)', () => {

@@ -1,9 +1,11 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { expect } from 'vitest';
-import { IP_LOOKUP_TIMEOUT_MS } from '@/config/site';
+import { expect, vi } from 'vitest';
+import type { AnyEventObject } from 'xstate';
+import { IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { loadOutbox } from '@/services/outboxStore';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
-import { inviteModel } from './models';
+import { inviteModel, statusOf } from './models';
 import { heldNetwork, network as sent } from '../support/network';
 import { describeModel } from './runner';
 import { elapse } from './steps';
@@ -25,6 +27,21 @@ function autofillAndSubmit() {
   fireEvent.submit(inviteFormElement());
 }
 
+/**
+ * Issue #12: after a failure a later attempt may fix (503, time-out) the submission is in the browser's
+ * outbox under the key it was sent with; after one it cannot (400) nothing is kept.
+ */
+async function expectOutbox(event?: AnyEventObject) {
+  const kept = event?.type === 'xstate.error.actor.submitRequest' ? statusOf(event) !== 400 : event?.type.startsWith('xstate.after.submitTimeout');
+  if (kept) {
+    const key = sent.submissions().at(-1)?.headers.get('Idempotency-Key');
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    await vi.waitFor(async () => expect((await loadOutbox()).map((entry) => entry.key)).toContain(key));
+  } else if (event?.type === 'xstate.error.actor.submitRequest') {
+    expect(await loadOutbox()).toEqual([]);
+  }
+}
+
 describeModel(inviteModel, {
   start: () => ({ ...renderApp('/', { fakeTimers: true }), network: heldNetwork() }),
   actions: {
@@ -37,9 +54,11 @@ describeModel(inviteModel, {
     'xstate.done.actor.lookUpClientIp': async ({ network }) => network.answerLookup(),
     'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp': () => elapse(IP_LOOKUP_TIMEOUT_MS),
     'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
-    'xstate.error.actor.submitRequest': async ({ network }) => network.answerPost(500),
+    'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
+    'xstate.after.submitTimeout.invite.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
   },
-  expectView: (state, { location }) => {
+  expectView: async (state, { location }, event) => {
+    await expectOutbox(event);
     if (state.matches({ form: 'submitted' })) {
       // spec §4: /thank-you whether the call succeeded or not; the error is not shown (spec §8)
       expect(location()).toBe('/thank-you');

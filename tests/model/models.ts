@@ -4,7 +4,9 @@ import { privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import { consentMachine, type ConsentInput } from '#machines/consentMachine';
 import { inviteMachine } from '#machines/inviteMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
+import { outboxMachine, type KeepRequest } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
+import { SubmissionError } from '@/services/submission';
 import { MOCK_CLIENT_IP } from '../../mocks/handlers';
 import { visitorPayload } from '../inviteFixtures';
 
@@ -22,8 +24,16 @@ export interface Model {
   stateOf: (snapshot: AnyMachineSnapshot) => unknown;
 }
 
-/** The error the mocked endpoint's 500 turns into (spec §8). */
-export const HTTP_500 = new Error('HTTP error! status: 500');
+/** A failure a later attempt may fix (issue #12): the outbox keeps the submission. */
+export const HTTP_503 = new SubmissionError('HTTP error! status: 503', 503);
+
+/** A failure no later attempt fixes: not kept, not retried. */
+export const HTTP_400 = new SubmissionError('HTTP error! status: 400', 400);
+
+/** The status a sample `xstate.error.actor.submitRequest` event stands for. */
+export function statusOf(event: AnyEventObject): number {
+  return (event as { error?: SubmissionError }).error?.status ?? 0;
+}
 
 export const inviteModel: Model = {
   name: 'invite',
@@ -35,7 +45,9 @@ export const inviteModel: Model = {
     { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
     { type: 'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp' },
     { type: 'xstate.done.actor.submitRequest', output: undefined },
-    { type: 'xstate.error.actor.submitRequest', error: HTTP_500 },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_503 },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_400 },
+    { type: 'xstate.after.submitTimeout.invite.form.submitting.sending' },
   ],
   // clientIp is part of what crosses the network, so two routes to a state with different IPs are two states
   stateOf: (s) => [s.value, s.context.clientIp],
@@ -57,7 +69,9 @@ export const privacyRequestModel: Model = {
     { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
     { type: 'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp' },
     { type: 'xstate.done.actor.submitRequest', output: undefined },
-    { type: 'xstate.error.actor.submitRequest', error: HTTP_500 },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_503 },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_400 },
+    { type: 'xstate.after.submitTimeout.privacyRequest.form.submitting.sending' },
   ],
   // idle with an error on screen is a different state for the visitor than idle without one
   stateOf: (s) => [s.value, s.context.clientIp, s.context.error !== null],
@@ -87,7 +101,45 @@ export const optOutToastModel: Model = {
   stateOf: (s) => s.value,
 };
 
-export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel];
+/** The submission a form hands to the outbox in the outbox's paths. */
+export const keptRequest: KeepRequest = {
+  key: '00000000-0000-4000-8000-000000000001',
+  body: {
+    event: 'invite_request',
+    data: {
+      ...visitorPayload,
+      submittedAt: new Date().toISOString(),
+      clientIP: MOCK_CLIENT_IP,
+      browserId: 'sonde_model_test',
+      userAgent: 'model test',
+      browserLanguage: 'en-US',
+      timezone: 'UTC',
+      screenResolution: '1280x720',
+    },
+  },
+  retryAfterMs: null,
+};
+
+export const outboxModel: Model = {
+  name: 'outbox',
+  machine: outboxMachine,
+  inputs: [undefined],
+  events: [
+    { type: 'xstate.done.actor.loadOutbox', output: [] },
+    { type: 'outbox.keep', request: keptRequest },
+    { type: 'outbox.online' },
+    { type: 'xstate.after.untilNextAttempt.outbox.waiting' },
+    { type: 'xstate.done.actor.sendEntry', output: undefined },
+    { type: 'xstate.error.actor.sendEntry', error: HTTP_503 },
+    { type: 'xstate.error.actor.sendEntry', error: HTTP_400 },
+    { type: 'xstate.after.submitTimeout.outbox.sending' },
+  ],
+  // what is kept, and whether it was tried again already, is what the network and storage show (attempts
+  // beyond the second are the same state, or the graph would be infinite)
+  stateOf: (s) => [s.value, s.context.entries.map((entry: { key: string; attempts: number }) => [entry.key, entry.attempts > 1])],
+};
+
+export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel];
 
 /** One generated test path: where it starts and the steps (event, then the state it leads to). */
 export interface ModelPath {
@@ -100,7 +152,8 @@ export interface ModelPath {
 }
 
 function label(event: AnyEventObject): string {
-  return event.type
+  const status = statusOf(event);
+  return `${event.type}${status ? ` ${status}` : ''}`
     .replace(/^xstate\.done\.actor\./, 'done: ')
     .replace(/^xstate\.error\.actor\./, 'error: ')
     .replace(/^xstate\.after\.([^.]+)\..*$/, 'after $1');
@@ -119,7 +172,7 @@ export function generatePaths(model: Model): ModelPath[] {
       events: model.events,
       filterEvents: (state, event) => state.can(event),
       serializeState: (state, event, previous) =>
-        JSON.stringify([previous ? model.stateOf(previous) : null, event?.type ?? null, model.stateOf(state)]),
+        JSON.stringify([previous ? model.stateOf(previous) : null, event ? label(event) : null, model.stateOf(state)]),
     })
       .filter((path) => path.steps.length > 1) // the first step is xstate.init
       .map((path) => {

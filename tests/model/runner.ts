@@ -11,7 +11,7 @@ export interface ViewDriver<Session> {
   /** renders the app as a visitor arrives, for a path starting with `input` */
   start: (input: unknown) => Session;
   /** one user action (or network answer, or clock move) per event type of the machine */
-  actions: Record<string, (session: Session, before: AnyMachineSnapshot) => Promise<unknown>>;
+  actions: Record<string, (session: Session, before: AnyMachineSnapshot, event: AnyEventObject) => Promise<unknown>>;
   /** assertions on what the visitor sees and what crossed the network in `state`, reached by `event` */
   expectView: (state: AnyMachineSnapshot, session: Session, event?: AnyEventObject) => void | Promise<void>;
 }
@@ -36,7 +36,7 @@ export function describeModel<Session>(model: Model, driver: ViewDriver<Session>
         for (const step of path.steps) {
           const action = driver.actions[step.event.type];
           if (!action) throw new Error(`no action drives ${step.event.type} for ${model.name}`);
-          await action(session, before);
+          await action(session, before, step.event);
           await settle();
           await driver.expectView(step.state, session, step.event);
           before = step.state;
