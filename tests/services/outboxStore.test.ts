@@ -1,4 +1,5 @@
 import { get as idbGet, set as idbSet, update as idbUpdate } from 'idb-keyval';
+import type * as IdbKeyval from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { OUTBOX, STORAGE_KEYS } from '@/config/site';
 import { bodyBytes, keepInOutbox, loadOutbox, pruneOutbox, removeFromOutbox, type OutboxEntry } from '@/services/outboxStore';
@@ -7,7 +8,7 @@ import { keptRequest } from '../model/models';
 
 // IndexedDB failing (a private mode, a blocked origin): idb-keyval's calls are spied on, so that a test can make them reject.
 vi.mock('idb-keyval', async (importOriginal) => {
-  const real = await importOriginal<typeof import('idb-keyval')>();
+  const real = await importOriginal<typeof IdbKeyval>();
   return { ...real, get: vi.fn(real.get), update: vi.fn(real.update) };
 });
 
