@@ -35,7 +35,10 @@ export interface FormSubmissionContext {
 }
 
 /** Events a form sends to its machine. */
-export type FormSubmissionEvent = { type: 'form.engage' } | { type: 'form.submit'; payload: InvitePayload };
+export type FormSubmissionEvent =
+  | { type: 'form.engage' }
+  /** `trapFilled`: the honeypot field was filled (issue #12): a bot, to be shown /thank-you and sent nothing */
+  | { type: 'form.submit'; payload: InvitePayload; trapFilled?: boolean };
 
 /** The context every form machine starts with. */
 export const initialFormSubmissionContext: FormSubmissionContext = { payload: null, clientIp: null, body: null, idempotencyKey: null, error: null };
@@ -79,6 +82,8 @@ export const formSubmissionSetup = setup({
   },
   guards: {
     isClientIpSettled: stateIn({ clientIp: 'settled' }),
+    /** issue #12: the honeypot field was filled */
+    isTrapFilled: ({ event }) => event.type === 'form.submit' && event.trapFilled === true,
     /** issue #12: no answer, 408, 429 or a 5xx: a later attempt may succeed */
     isRetryable: (_, params: { error: unknown }) => params.error instanceof SubmissionError && params.error.retryable,
   },
@@ -110,6 +115,7 @@ export const formSubmissionSetup = setup({
       },
     }),
     storeTimeoutError: assign({ error: TIMEOUT_MESSAGE }),
+    logTrap: () => console.warn('[submission] the honeypot field was filled; nothing is sent'),
     logTimeout: () => console.warn(`[submission] no answer after ${SUBMIT_TIMEOUT_MS} ms; the request is kept and will be sent again`),
     // spec §8: the invite form's failure is logged, never shown
     logError: ({ context }) => console.error('[invite] submission failed:', context.error),

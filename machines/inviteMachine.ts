@@ -50,7 +50,15 @@ export const inviteMachine = formSubmissionSetup.createMachine({
         idle: {
           description: 'The form is filled in; the browser enforces spec §5 before form.submit is sent.',
           on: {
-            'form.submit': { target: 'submitting', actions: 'storePayload', description: 'Spec §4: idle, then submitting.' },
+            'form.submit': [
+              {
+                guard: 'isTrapFilled',
+                target: 'submitted',
+                actions: 'logTrap',
+                description: 'Issue #12: the honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
+              },
+              { target: 'submitting', actions: 'storePayload', description: 'Spec §4: idle, then submitting.' },
+            ],
           },
         },
         submitting: {

@@ -51,11 +51,19 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
         idle: {
           description: 'The form is filled in; the error of a failed attempt, if any, is shown in a red box.',
           on: {
-            'form.submit': {
-              target: 'submitting',
-              actions: ['clearError', 'storePayload'],
-              description: 'Spec §4: idle, then submitting. A new submission clears the old error.',
-            },
+            'form.submit': [
+              {
+                guard: 'isTrapFilled',
+                target: 'submitted',
+                actions: 'logTrap',
+                description: 'Issue #12: the honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
+              },
+              {
+                target: 'submitting',
+                actions: ['clearError', 'storePayload'],
+                description: 'Spec §4: idle, then submitting. A new submission clears the old error.',
+              },
+            ],
           },
         },
         submitting: {

@@ -86,3 +86,13 @@ export const alertTitle = style({ margin: 0, fontWeight: 700, color: vars.color.
 export const alertMessage = style({ margin: `${vars.space.xs} 0 0`, fontFamily: vars.font.mono });
 
 export const alertHelp = style({ margin: `${vars.space.xs} 0 0` });
+
+/** Off-screen but in the accessibility tree: the honeypot (not `display: none`, which bots skip). */
+export const offScreen = style({
+  position: 'absolute',
+  left: '-10000px',
+  top: 'auto',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+});

@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ChangeEvent, type ReactNode } from 'react';
+import { TEXT_LIMITS } from '#shared/submission';
 import { useAfterHydration } from '@/context/useAfterHydration';
 import { button } from '@/styles/button.css';
 import * as styles from './FormFields.css';
@@ -16,10 +17,36 @@ interface TextFieldProps {
   hint?: string;
   /** render a textarea of this many rows */
   rows?: number;
+  /** a tighter limit than the server's for this kind of field, in characters */
+  maxLength?: number;
 }
 
-/** A labelled text input or textarea, its hint tied with aria-describedby; the browser validates it (spec §5). */
-export function TextField({ name, label, type = 'text', required, placeholder, autoComplete, hint, rows }: TextFieldProps) {
+/** The browser's own message for an empty required field (Chromium's wording), used for one of only spaces. */
+export const REQUIRED_MESSAGE = 'Please fill out this field.';
+
+/** The server's length limit for a field (DESIGN.md §4, shared/submission.ts), in characters. */
+function maxLengthOf(type: TextFieldProps['type'], multiline: boolean): number | undefined {
+  if (multiline) return TEXT_LIMITS.long;
+  if (type === 'email') return TEXT_LIMITS.email;
+  if (type === 'url') return TEXT_LIMITS.url;
+  if (type === 'date') return undefined;
+  return TEXT_LIMITS.short;
+}
+
+/**
+ * Issue #12: a required field holding only spaces or line breaks is as empty as a blank one; the browser
+ * then refuses the form with its usual message, on that field.
+ */
+function refuseBlank(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) {
+  const { value } = event.currentTarget;
+  event.currentTarget.setCustomValidity(value.length > 0 && value.trim() === '' ? REQUIRED_MESSAGE : '');
+}
+
+/**
+ * A labelled text input or textarea, its hint tied with aria-describedby; the browser validates it
+ * (spec §5), with the server's length limit as `maxLength` and a blank-only required value refused.
+ */
+export function TextField({ name, label, type = 'text', required, placeholder, autoComplete, hint, rows, maxLength }: TextFieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const common = {
@@ -28,6 +55,8 @@ export function TextField({ name, label, type = 'text', required, placeholder, a
     required,
     placeholder,
     autoComplete,
+    maxLength: maxLength ?? maxLengthOf(type, Boolean(rows)),
+    onChange: required ? refuseBlank : undefined,
     'aria-describedby': hintId,
   };
   return (
@@ -113,4 +142,28 @@ export function SubmitButton({ submitting, label, submittingLabel }: { submittin
       </button>
     </div>
   );
+}
+
+/** Name of the honeypot input (issue #12): not a field of the §7.1 payload. */
+export const HONEYPOT_NAME = 'contactByFax';
+
+/**
+ * A honeypot (issue #12): an input placed off-screen that people never see or reach with the keyboard
+ * (`tabIndex={-1}`), labelled for screen readers as "Leave this field empty"; bots that fill every
+ * field fill it too, and then nothing is sent (the form machines' `isTrapFilled` guard).
+ */
+export function Honeypot() {
+  const id = useId();
+  return (
+    <div className={styles.offScreen}>
+      <label htmlFor={id}>Leave this field empty</label>
+      <input id={id} type="text" name={HONEYPOT_NAME} tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
+
+/** True when the form's honeypot was filled (a bot): read from the submitted form's data. */
+export function isHoneypotFilled(data: FormData): boolean {
+  const value = data.get(HONEYPOT_NAME);
+  return typeof value === 'string' && value.trim() !== '';
 }

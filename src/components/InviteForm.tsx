@@ -10,7 +10,7 @@ import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
 import { inviteMachine } from '#machines/inviteMachine';
 import type { KeepRequest } from '#machines/outboxMachine';
-import { Checkbox, CheckboxGroup, SubmitButton, TextField, fieldset, formLayout, legend } from './FormFields';
+import { Checkbox, CheckboxGroup, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled, legend } from './FormFields';
 import * as styles from './FormFields.css';
 
 /**
@@ -43,7 +43,8 @@ export function InviteForm() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    actor.send({ type: 'form.submit', payload: invitePayloadFromFormData(new FormData(event.currentTarget)) });
+    const data = new FormData(event.currentTarget);
+    actor.send({ type: 'form.submit', payload: invitePayloadFromFormData(data), trapFilled: isHoneypotFilled(data) });
   };
 
   return (
@@ -94,6 +95,7 @@ export function InviteForm() {
         <TextField name="budgetRange" label={copy.budgetRange} placeholder={copy.budgetRangePlaceholder} />
         <TextField name="notes" label={copy.notes} rows={3} />
       </fieldset>
+      <Honeypot />
       <Checkbox name="consentGiven" required>
         I agree to be contacted about the beta and accept the trial <Link to="/terms">terms</Link>/
         <Link to="/privacy">privacy policy</Link>.

@@ -1,4 +1,4 @@
-import { PRIVACY_REQUEST_MARKERS, type InvitePayload } from '#shared/submission';
+import { PRIVACY_REQUEST_MARKERS, TEXT_LIMITS, type InvitePayload } from '#shared/submission';
 import { checkedValues, optionalText, requiredText } from './formData';
 
 /** Request types of the privacy form (spec §3), sent as these labels. */
@@ -16,6 +16,17 @@ export interface PrivacyRequest {
 
 /** First line of the text block sent as useCaseDescription (spec §3). */
 export const PRIVACY_REQUEST_HEADING = 'CCPA Privacy Rights Request';
+
+/** The text block of spec §3 sent as useCaseDescription. */
+function requestBlock(types: string, details: string): string {
+  return [PRIVACY_REQUEST_HEADING, `Request types: ${types}`, `Details: ${details}`].join('\n');
+}
+
+/**
+ * The longest "Additional details", in characters, that still fits the server's limit for
+ * useCaseDescription (TEXT_LIMITS.long) once the block of spec §3 wraps it with every request type.
+ */
+export const ADDITIONAL_DETAILS_MAX_LENGTH = TEXT_LIMITS.long - requestBlock(PRIVACY_REQUEST_TYPES.join(', '), '').length;
 
 /** Serialises the privacy request form (inputs named fullName, email, company, requestType, additionalDetails). */
 export function privacyRequestFromFormData(data: FormData): PrivacyRequest {
@@ -44,11 +55,7 @@ export function privacyRequestToInvitePayload(request: PrivacyRequest): InvitePa
     workEmail: request.email,
     roleTitle: PRIVACY_REQUEST_MARKERS.roleTitle,
     companyName: request.company ?? 'N/A',
-    useCaseDescription: [
-      PRIVACY_REQUEST_HEADING,
-      `Request types: ${types}`,
-      `Details: ${request.additionalDetails ?? 'None provided'}`,
-    ].join('\n'),
+    useCaseDescription: requestBlock(types, request.additionalDetails ?? 'None provided'),
     primaryWorkloads: ['Other'],
     mustHaveCapabilities: [],
     estimatedMonthlyQueries: 'N/A',

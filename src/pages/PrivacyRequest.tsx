@@ -4,10 +4,10 @@ import { sendTo } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/context/inspect';
 import { OutboxContext } from '@/context/actors';
-import { CheckboxGroup, ErrorAlert, SubmitButton, TextField, fieldset, formLayout } from '@/components/FormFields';
+import { CheckboxGroup, ErrorAlert, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled } from '@/components/FormFields';
 import { PRODUCT_NAME } from '@/config/site';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
-import { PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
+import { ADDITIONAL_DETAILS_MAX_LENGTH, PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import type { KeepRequest } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
@@ -36,8 +36,9 @@ export function PrivacyRequest() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const request = privacyRequestFromFormData(new FormData(event.currentTarget));
-    actor.send({ type: 'form.submit', payload: privacyRequestToInvitePayload(request) });
+    const data = new FormData(event.currentTarget);
+    const request = privacyRequestFromFormData(data);
+    actor.send({ type: 'form.submit', payload: privacyRequestToInvitePayload(request), trapFilled: isHoneypotFilled(data) });
   };
 
   return (
@@ -73,7 +74,8 @@ export function PrivacyRequest() {
             <TextField name="email" label={copy.email} type="email" required autoComplete="email" hint={copy.emailHint} />
             <TextField name="company" label={copy.company} autoComplete="organization" />
             <CheckboxGroup name="requestType" legend={copy.requestType} options={PRIVACY_REQUEST_TYPES} />
-            <TextField name="additionalDetails" label={copy.additionalDetails} rows={4} />
+            <TextField name="additionalDetails" label={copy.additionalDetails} rows={4} maxLength={ADDITIONAL_DETAILS_MAX_LENGTH} />
+            <Honeypot />
           </fieldset>
           {error && (
             <ErrorAlert title={copy.errorTitle} message={error} help={copy.errorAfter} />

@@ -42,6 +42,7 @@ export const inviteModel: Model = {
   events: [
     { type: 'form.engage' },
     { type: 'form.submit', payload: visitorPayload },
+    { type: 'form.submit', payload: visitorPayload, trapFilled: true },
     { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
     { type: 'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp' },
     { type: 'xstate.done.actor.submitRequest', output: undefined },
@@ -66,6 +67,7 @@ export const privacyRequestModel: Model = {
   events: [
     { type: 'form.engage' },
     { type: 'form.submit', payload: privacyRequestPayload },
+    { type: 'form.submit', payload: privacyRequestPayload, trapFilled: true },
     { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
     { type: 'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp' },
     { type: 'xstate.done.actor.submitRequest', output: undefined },
@@ -153,7 +155,8 @@ export interface ModelPath {
 
 function label(event: AnyEventObject): string {
   const status = statusOf(event);
-  return `${event.type}${status ? ` ${status}` : ''}`
+  const trap = (event as { trapFilled?: boolean }).trapFilled ? ' (honeypot filled)' : '';
+  return `${event.type}${status ? ` ${status}` : ''}${trap}`
     .replace(/^xstate\.done\.actor\./, 'done: ')
     .replace(/^xstate\.error\.actor\./, 'error: ')
     .replace(/^xstate\.after\.([^.]+)\..*$/, 'after $1');

@@ -37,10 +37,12 @@ async function expectOutbox(event?: AnyEventObject) {
 }
 
 describeModel(privacyRequestModel, {
-  start: () => ({ ...renderApp('/privacy-request', { fakeTimers: true }), network: heldNetwork() }),
+  start: () => ({ ...renderApp('/privacy-request', { fakeTimers: true }), network: heldNetwork(), sentBeforeSubmit: { count: 0 } }),
   actions: {
     'form.engage': ({ user }) => user.click(form().getByRole('textbox', { name: 'Full name' })),
-    'form.submit': async ({ user }, before) => {
+    'form.submit': async ({ user, sentBeforeSubmit }, before, event) => {
+      sentBeforeSubmit.count = sent.submissions().length;
+      if (event.trapFilled) fireEvent.change(form().getByLabelText('Leave this field empty'), { target: { value: 'bot' } });
       if (before.matches({ clientIp: 'notLookedUp' })) {
         // autofill plus a scripted or assistive submit: no focus event reaches the form
         fireEvent.change(form().getByRole('textbox', { name: 'Full name' }), { target: { value: 'Ada Lovelace' } });
@@ -58,9 +60,11 @@ describeModel(privacyRequestModel, {
     'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
     'xstate.after.submitTimeout.privacyRequest.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
   },
-  expectView: async (state, { location }, event) => {
+  expectView: async (state, { location, sentBeforeSubmit }, event) => {
     await expectOutbox(event);
     if (state.matches({ form: 'submitted' })) {
+      // a bot that filled the honeypot sends nothing (issue #12)
+      if (event?.trapFilled) expect(sent.submissions()).toHaveLength(sentBeforeSubmit.count);
       expect(location()).toBe('/thank-you');
       expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
       return;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
-import { PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
+import { ADDITIONAL_DETAILS_MAX_LENGTH, PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import { buildSubmissionBody } from '@/services/submission';
 import { TEXT_LIMITS, type ClientMetadata, type InvitePayload } from '#shared/submission';
 import { checkSubmissionBody } from '../../server/submissionSchema';
@@ -99,6 +99,17 @@ describe('payload builders under arbitrary input (fast-check)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('the privacy form\'s longest details, with every request type, still fit the server\'s limit', () => {
+    const payload = privacyRequestToInvitePayload({
+      fullName: 'Ada Lovelace',
+      email: 'ada@example.com',
+      requestType: [...PRIVACY_REQUEST_TYPES],
+      additionalDetails: 'x'.repeat(ADDITIONAL_DETAILS_MAX_LENGTH),
+    });
+    expect(payload.useCaseDescription).toHaveLength(TEXT_LIMITS.long);
+    expect(verdict(payload)).toMatchObject({ ok: true });
   });
 
   it('the privacy mapping: never throws; the server accepts the body or names the field it refuses', () => {

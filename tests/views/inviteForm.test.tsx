@@ -1,7 +1,8 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS, SUBMIT_ENDPOINT } from '@/config/site';
+import { TEXT_LIMITS } from '#shared/submission';
 import { ipLookupUrl, MOCK_CLIENT_IP } from '../../mocks/handlers';
 import { holdSubmissions, network } from '../support/network';
 import { server } from '../../mocks/node';
@@ -32,6 +33,7 @@ describe('invite form (spec §3, §5)', () => {
       'desiredStartDate',
       'budgetRange',
       'notes',
+      'contactByFax', // the honeypot (issue #12): not a payload field, checked below
       'consentGiven',
     ]);
     const f = within(form);
@@ -84,6 +86,42 @@ describe('invite form (spec §3, §5)', () => {
     await user.click(inviteSubmitButton());
     expect(location()).toBe('/');
     expect(network.delivered()).toHaveLength(0);
+  });
+
+  it('limits every text field to the server\'s length (DESIGN.md §4) and carries a honeypot no visitor meets (issue #12)', () => {
+    renderApp('/');
+    const form = inviteFormElement();
+    const limit = (name: string) => (form.querySelector(`[name="${name}"]`) as HTMLInputElement).maxLength;
+    expect(['fullName', 'roleTitle', 'companyName', 'estimatedMonthlyQueries', 'peakQPS', 'targetLatency', 'keyRegionsLanguages', 'budgetRange'].map(limit)).toEqual(Array(8).fill(TEXT_LIMITS.short));
+    expect(limit('workEmail')).toBe(TEXT_LIMITS.email);
+    expect(limit('websiteUrl')).toBe(TEXT_LIMITS.url);
+    expect(limit('useCaseDescription')).toBe(TEXT_LIMITS.long);
+    expect(limit('notes')).toBe(TEXT_LIMITS.long);
+    const trap = within(form).getByLabelText('Leave this field empty');
+    expect(trap).toHaveAttribute('tabindex', '-1');
+    expect(trap).toHaveAttribute('autocomplete', 'off');
+    expect(trap).not.toBeRequired();
+  });
+
+  it('refuses a required field of only spaces with the browser\'s own message (issue #12)', async () => {
+    const { user } = renderApp('/');
+    const fullName = within(inviteFormElement()).getByRole('textbox', { name: 'Full name' }) as HTMLInputElement;
+    await user.type(fullName, '   ');
+    expect(fullName).toBeInvalid();
+    expect(fullName.validationMessage).toBe('Please fill out this field.');
+    await user.type(fullName, 'Ada');
+    expect(fullName).toBeValid();
+  });
+
+  it('sends nothing when the honeypot is filled, and still shows /thank-you (issue #12)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { user, location } = renderApp('/');
+    await fillRequiredInviteFields(user);
+    fireEvent.change(within(inviteFormElement()).getByLabelText('Leave this field empty'), { target: { value: 'https://spam.example' } });
+    await user.click(inviteSubmitButton());
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect(network.submissions()).toEqual([]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('honeypot'));
   });
 
   it('POSTs the payload with the client metadata, leaving empty optional fields out, then shows /thank-you', async () => {
