@@ -1,5 +1,6 @@
-import { assertEvent, assign, fromPromise, setup, stateIn } from 'xstate';
-import { IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { assertEvent, assign, fromPromise, not, setup, stateIn } from 'xstate';
+import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { clearDraft, loadDraft, saveDraft, type DraftValues } from '@/services/drafts';
 import { collectClientMetadata, saveBrowserId } from '@/services/clientMetadata';
 import { lookUpClientIp } from '@/services/ipLookup';
 import type { InvitePayload, SubmissionBody } from '#shared/submission';
@@ -30,6 +31,8 @@ export interface FormSubmissionContext {
   body: SubmissionBody | null;
   /** the body's idempotency key (`Idempotency-Key`, issue #12); a new one for every new body */
   idempotencyKey: string | null;
+  /** issue #12: what the visitor typed, as last changed (restored into the form when it opens); null when none */
+  draft: DraftValues | null;
   /** spec §8: the last failure's message; null when none */
   error: string | null;
 }
@@ -38,10 +41,26 @@ export interface FormSubmissionContext {
 export type FormSubmissionEvent =
   | { type: 'form.engage' }
   /** `trapFilled`: the honeypot field was filled (issue #12): a bot, to be shown /thank-you and sent nothing */
-  | { type: 'form.submit'; payload: InvitePayload; trapFilled?: boolean };
+  | { type: 'form.submit'; payload: InvitePayload; trapFilled?: boolean }
+  /** issue #12: the visitor changed a field; `values` is the whole form */
+  | { type: 'form.change'; values: DraftValues }
+  /** issue #12: focus left the form (a link followed, another window) */
+  | { type: 'form.blur' };
 
 /** The context every form machine starts with. */
-export const initialFormSubmissionContext: FormSubmissionContext = { payload: null, clientIp: null, body: null, idempotencyKey: null, error: null };
+export const initialFormSubmissionContext: FormSubmissionContext = {
+  payload: null,
+  clientIp: null,
+  body: null,
+  idempotencyKey: null,
+  error: null,
+  draft: null,
+};
+
+/** The context a form machine starts with: nothing sent yet, and the draft this tab kept for `form` (issue #12). */
+export function formSubmissionContext(form: string): FormSubmissionContext {
+  return { ...initialFormSubmissionContext, draft: loadDraft(form) };
+}
 
 /**
  * What `keepForRetry` hands to the outbox: the body as sent, its key, and the `Retry-After` of the failed
@@ -79,9 +98,13 @@ export const formSubmissionSetup = setup({
     ipLookupTimeout: IP_LOOKUP_TIMEOUT_MS,
     /** issue #12: the submission call is given up after 10 000 ms */
     submitTimeout: SUBMIT_TIMEOUT_MS,
+    /** issue #12: a draft is kept 500 ms after the last change */
+    draftSaveDelay: DRAFT_SAVE_DELAY_MS,
   },
   guards: {
     isClientIpSettled: stateIn({ clientIp: 'settled' }),
+    /** issue #12: the form is still there to type into (not yet sent) */
+    isFormOpen: not(stateIn({ form: 'submitted' })),
     /** issue #12: the honeypot field was filled */
     isTrapFilled: ({ event }) => event.type === 'form.submit' && event.trapFilled === true,
     /** issue #12: no answer, 408, 429 or a 5xx: a later attempt may succeed */
@@ -115,6 +138,16 @@ export const formSubmissionSetup = setup({
       },
     }),
     storeTimeoutError: assign({ error: TIMEOUT_MESSAGE }),
+    storeDraft: assign({
+      draft: ({ event }) => {
+        assertEvent(event, 'form.change');
+        return event.values;
+      },
+    }),
+    saveDraft: ({ context }, params: { form: string }) => {
+      if (context.draft) saveDraft(params.form, context.draft);
+    },
+    clearDraft: (_, params: { form: string }) => clearDraft(params.form),
     logTrap: () => console.warn('[submission] the honeypot field was filled; nothing is sent'),
     logTimeout: () => console.warn(`[submission] no answer after ${SUBMIT_TIMEOUT_MS} ms; the request is kept and will be sent again`),
     // spec §8: the invite form's failure is logged, never shown

@@ -1,5 +1,5 @@
 import { UNKNOWN_ERROR_MESSAGE } from '@/services/submission';
-import { formSubmissionSetup, initialFormSubmissionContext, keepRequest } from './formSubmission';
+import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
 
 export type { FormSubmissionContext as InviteContext, FormSubmissionEvent as InviteEvent } from './formSubmission';
 
@@ -12,7 +12,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
   id: 'invite',
   description: 'Spec §4: the invite request form. The result of the call is ignored: the visitor always reaches /thank-you.',
   type: 'parallel',
-  context: initialFormSubmissionContext,
+  context: () => formSubmissionContext('invite'),
   states: {
     clientIp: {
       description: "Spec §7.2: the visitor's public IP, looked up once per form with a 5-second time-out; null on failure.",
@@ -41,6 +41,44 @@ export const inviteMachine = formSubmissionSetup.createMachine({
           },
         },
         settled: { description: 'clientIP is known, or null.' },
+      },
+    },
+    draft: {
+      description: 'Issue #12: what the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
+      initial: 'kept',
+      states: {
+        kept: {
+          description: 'The kept draft is up to date, or there is none.',
+          on: {
+            'form.change': { guard: 'isFormOpen', target: 'changed', actions: 'storeDraft', description: 'The visitor changed a field.' },
+          },
+        },
+        changed: {
+          description: 'Changed since last kept: kept once the visitor pauses, or as soon as focus leaves the form.',
+          after: {
+            draftSaveDelay: {
+              guard: 'isFormOpen',
+              target: 'kept',
+              actions: { type: 'saveDraft', params: { form: 'invite' } },
+              description: 'No change for 500 ms: the draft is kept.',
+            },
+          },
+          on: {
+            'form.change': {
+              guard: 'isFormOpen',
+              target: 'changed',
+              reenter: true,
+              actions: 'storeDraft',
+              description: 'Another change: the wait starts again.',
+            },
+            'form.blur': {
+              guard: 'isFormOpen',
+              target: 'kept',
+              actions: { type: 'saveDraft', params: { form: 'invite' } },
+              description: 'Focus left the form (a link, another window): the draft is kept at once.',
+            },
+          },
+        },
       },
     },
     form: {
@@ -114,7 +152,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
         submitted: {
           description: 'Spec §4: navigation to /thank-you, whether or not the submission succeeded.',
           type: 'final',
-          entry: 'goToThankYou',
+          entry: [{ type: 'clearDraft', params: { form: 'invite' } }, 'goToThankYou'],
         },
       },
     },

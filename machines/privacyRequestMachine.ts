@@ -1,4 +1,4 @@
-import { formSubmissionSetup, initialFormSubmissionContext, keepRequest } from './formSubmission';
+import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
 
 export type { FormSubmissionContext as PrivacyRequestContext, FormSubmissionEvent as PrivacyRequestEvent } from './formSubmission';
 
@@ -13,7 +13,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
   id: 'privacyRequest',
   description: 'Spec §4: the privacy rights request form (CCPA/CPRA), with its failure → idle path.',
   type: 'parallel',
-  context: initialFormSubmissionContext,
+  context: () => formSubmissionContext('privacyRequest'),
   states: {
     clientIp: {
       description: "Spec §7.2: the visitor's public IP, looked up once per form with a 5-second time-out; null on failure.",
@@ -42,6 +42,44 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
           },
         },
         settled: { description: 'clientIP is known, or null.' },
+      },
+    },
+    draft: {
+      description: 'Issue #12: what the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
+      initial: 'kept',
+      states: {
+        kept: {
+          description: 'The kept draft is up to date, or there is none.',
+          on: {
+            'form.change': { guard: 'isFormOpen', target: 'changed', actions: 'storeDraft', description: 'The visitor changed a field.' },
+          },
+        },
+        changed: {
+          description: 'Changed since last kept: kept once the visitor pauses, or as soon as focus leaves the form.',
+          after: {
+            draftSaveDelay: {
+              guard: 'isFormOpen',
+              target: 'kept',
+              actions: { type: 'saveDraft', params: { form: 'privacyRequest' } },
+              description: 'No change for 500 ms: the draft is kept.',
+            },
+          },
+          on: {
+            'form.change': {
+              guard: 'isFormOpen',
+              target: 'changed',
+              reenter: true,
+              actions: 'storeDraft',
+              description: 'Another change: the wait starts again.',
+            },
+            'form.blur': {
+              guard: 'isFormOpen',
+              target: 'kept',
+              actions: { type: 'saveDraft', params: { form: 'privacyRequest' } },
+              description: 'Focus left the form (a link, another window): the draft is kept at once.',
+            },
+          },
+        },
       },
     },
     form: {
@@ -118,7 +156,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
         submitted: {
           description: 'Spec §4: navigation to /thank-you.',
           type: 'final',
-          entry: 'goToThankYou',
+          entry: [{ type: 'clearDraft', params: { form: 'privacyRequest' } }, 'goToThankYou'],
         },
       },
     },

@@ -52,6 +52,7 @@ afterEach(async () => {
     await clearIndexedDb();
     server.resetHandlers();
     localStorage.clear();
+    sessionStorage.clear();
   }
   network.reset();
   fakePosthog.reset();

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { sendTo } from 'xstate';
 import type { SubmissionBody } from '#shared/submission';
 import { Link, useNavigate } from 'react-router-dom';
@@ -7,10 +7,11 @@ import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
 import { ConsentContext, OutboxContext } from '@/context/actors';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
+import { draftFromFormData, fillFormFromDraft } from '@/forms/draft';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
 import { inviteMachine } from '#machines/inviteMachine';
 import type { KeepRequest } from '#machines/outboxMachine';
-import { Checkbox, CheckboxGroup, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled, legend } from './FormFields';
+import { Checkbox, CheckboxGroup, HONEYPOT_NAME, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled, legend } from './FormFields';
 import * as styles from './FormFields.css';
 
 /**
@@ -40,6 +41,12 @@ export function InviteForm() {
     { inspect: useInspect() },
   );
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
+  // issue #12: what this tab kept of the form comes back when the form opens
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const { draft } = actor.getSnapshot().context;
+    if (draft && formRef.current) fillFormFromDraft(formRef.current, draft);
+  }, [actor]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -49,9 +56,14 @@ export function InviteForm() {
 
   return (
     <form
+      ref={formRef}
       className={formLayout}
       onSubmit={submit}
       onFocus={() => actor.send({ type: 'form.engage' })}
+      onChange={(event) => actor.send({ type: 'form.change', values: draftFromFormData(new FormData(event.currentTarget), [HONEYPOT_NAME]) })}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) actor.send({ type: 'form.blur' });
+      }}
       aria-labelledby="invite-title"
     >
       <p className={styles.hint}>{copy.requiredNote}</p>
@@ -97,8 +109,16 @@ export function InviteForm() {
       </fieldset>
       <Honeypot />
       <Checkbox name="consentGiven" required>
-        I agree to be contacted about the beta and accept the trial <Link to="/terms">terms</Link>/
-        <Link to="/privacy">privacy policy</Link>.
+        {/* issue #12: in a new tab, so that following them leaves the form as it is */}
+        I agree to be contacted about the beta and accept the trial{' '}
+        <Link to="/terms" target="_blank" rel="noopener">
+          terms
+        </Link>
+        /
+        <Link to="/privacy" target="_blank" rel="noopener">
+          privacy policy
+        </Link>
+        .
       </Checkbox>
       <SubmitButton submitting={isSubmitting} label={copy.submit} submittingLabel={copy.submitting} />
     </form>

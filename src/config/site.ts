@@ -69,7 +69,12 @@ export const STORAGE_KEYS = {
   consent: 'sonde.trackingConsent',
   /** the submission outbox, in IndexedDB (idb-keyval's default store), or in localStorage where IndexedDB fails */
   outbox: 'sonde.outbox',
+  /** prefix of each form's draft in sessionStorage, followed by the form's machine id (`invite`, `privacyRequest`) */
+  draftPrefix: 'sonde.draft.',
 } as const;
+
+/** Issue #12: a form's draft is kept this long after the visitor's last change, in ms (and at once when focus leaves the form). */
+export const DRAFT_SAVE_DELAY_MS = 500;
 
 /** Prefix of every generated browserId (spec §3). */
 export const BROWSER_ID_PREFIX = 'sonde';

@@ -1,9 +1,13 @@
+import { SUBMITTED_AT_MAX_AGE_MS } from '#shared/submission';
 import { PRIVACY_EMAIL, PRODUCT_NAME } from '@/config/site';
 import { RETENTION } from '#shared/policy';
 import type { LegalSection } from './types';
 
+/** How long the browser's outbox keeps an undelivered request, in days (the server's submittedAt limit). */
+const OUTBOX_MAX_AGE_DAYS = SUBMITTED_AT_MAX_AGE_MS / (24 * 60 * 60_000);
+
 /** Date the policy text last changed, shown under the title. */
-export const privacyPolicyUpdated = '2026-11-22';
+export const privacyPolicyUpdated = '2026-11-23';
 
 /** The privacy policy, sections 1 to 10 (spec §2, §3, §7, §9). Figures come from src/config/site.ts. */
 export const privacyPolicy: readonly LegalSection[] = [
@@ -60,7 +64,8 @@ export const privacyPolicy: readonly LegalSection[] = [
     bullets: [
       `beta application data: up to ${RETENTION.applicationMonths} months, counted from when you send your request;`,
       `records of privacy requests (what you sent, and when and how we answered): ${RETENTION.privacyRequestRecordMonths} months after you send your request, as the CCPA regulations require;`,
-      `browser fingerprints (browser identifiers): up to ${RETENTION.browserFingerprintMonths} months, deleted with the request they came with.`,
+      `browser fingerprints (browser identifiers): up to ${RETENTION.browserFingerprintMonths} months, deleted with the request they came with;`,
+      `in your own browser, not on our servers: what you type into a form is kept in that tab’s session storage, so that you can leave the page and come back to it, until you send the form or close the tab; a request that could not reach us (no connection, or our server not answering) is kept in your browser’s storage and sent again until it arrives, for at most ${OUTBOX_MAX_AGE_DAYS} days, then deleted.`,
     ],
   },
   {

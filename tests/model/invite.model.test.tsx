@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
-import type { AnyEventObject } from 'xstate';
-import { IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, STORAGE_KEYS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { loadOutbox } from '@/services/outboxStore';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
@@ -42,6 +42,19 @@ async function expectOutbox(event?: AnyEventObject) {
   }
 }
 
+/**
+ * Issue #12: once a draft is kept (after the pause, or when focus leaves the form) this tab's
+ * sessionStorage holds what was typed into `field`; once the form is sent it holds nothing.
+ */
+function expectDraft(state: AnyMachineSnapshot, event: AnyEventObject | undefined, form: string, field: string) {
+  const kept = sessionStorage.getItem(`${STORAGE_KEYS.draftPrefix}${form}`);
+  if (state.matches({ form: 'submitted' })) {
+    expect(kept).toBeNull();
+  } else if (event?.type === 'form.blur' || event?.type.startsWith('xstate.after.draftSaveDelay')) {
+    expect(JSON.parse(kept ?? '{}')).toMatchObject({ [field]: expect.stringMatching(/x$/) });
+  }
+}
+
 describeModel(inviteModel, {
   start: () => ({ ...renderApp('/', { fakeTimers: true }), network: heldNetwork() }),
   actions: {
@@ -57,9 +70,18 @@ describeModel(inviteModel, {
     'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
     'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
     'xstate.after.submitTimeout.invite.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
+    // issue #12: drafts. A change is one more character in the notes; focus leaving goes to a link outside the form.
+    'form.change': async () => {
+      // typed without focusing the form (as autofill does), so that the change alone drives the step
+      const field = within(inviteFormElement()).getByRole('textbox', { name: 'Anything else?' }) as HTMLInputElement;
+      fireEvent.change(field, { target: { value: `${field.value}x` } });
+    },
+    'form.blur': async () => fireEvent.focusOut(within(inviteFormElement()).getByRole('textbox', { name: 'Anything else?' }), { relatedTarget: document.body }),
+    'xstate.after.draftSaveDelay.invite.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),
   },
   expectView: async (state, { location }, event) => {
     await expectOutbox(event);
+    expectDraft(state, event, 'invite', 'notes');
     if (state.matches({ form: 'submitted' })) {
       // spec §4: /thank-you whether the call succeeded or not; the error is not shown (spec §8)
       expect(location()).toBe('/thank-you');

@@ -49,6 +49,9 @@ export const inviteModel: Model = {
     { type: 'xstate.error.actor.submitRequest', error: HTTP_503 },
     { type: 'xstate.error.actor.submitRequest', error: HTTP_400 },
     { type: 'xstate.after.submitTimeout.invite.form.submitting.sending' },
+    { type: 'form.change', values: { notes: 'x' } },
+    { type: 'form.blur' },
+    { type: 'xstate.after.draftSaveDelay.invite.draft.changed' },
   ],
   // clientIp is part of what crosses the network, so two routes to a state with different IPs are two states
   stateOf: (s) => [s.value, s.context.clientIp],
@@ -74,6 +77,9 @@ export const privacyRequestModel: Model = {
     { type: 'xstate.error.actor.submitRequest', error: HTTP_503 },
     { type: 'xstate.error.actor.submitRequest', error: HTTP_400 },
     { type: 'xstate.after.submitTimeout.privacyRequest.form.submitting.sending' },
+    { type: 'form.change', values: { company: 'x' } },
+    { type: 'form.blur' },
+    { type: 'xstate.after.draftSaveDelay.privacyRequest.draft.changed' },
   ],
   // idle with an error on screen is a different state for the visitor than idle without one
   stateOf: (s) => [s.value, s.context.clientIp, s.context.error !== null],

@@ -1,8 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
-import type { AnyEventObject } from 'xstate';
-import { IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, STORAGE_KEYS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { loadOutbox } from '@/services/outboxStore';
 import { renderApp } from '../renderApp';
 import { privacyRequestModel, statusOf } from './models';
@@ -36,6 +36,19 @@ async function expectOutbox(event?: AnyEventObject) {
   }
 }
 
+/**
+ * Issue #12: once a draft is kept (after the pause, or when focus leaves the form) this tab's
+ * sessionStorage holds what was typed into `field`; once the form is sent it holds nothing.
+ */
+function expectDraft(state: AnyMachineSnapshot, event: AnyEventObject | undefined, form: string, field: string) {
+  const kept = sessionStorage.getItem(`${STORAGE_KEYS.draftPrefix}${form}`);
+  if (state.matches({ form: 'submitted' })) {
+    expect(kept).toBeNull();
+  } else if (event?.type === 'form.blur' || event?.type.startsWith('xstate.after.draftSaveDelay')) {
+    expect(JSON.parse(kept ?? '{}')).toMatchObject({ [field]: expect.stringMatching(/x$/) });
+  }
+}
+
 describeModel(privacyRequestModel, {
   start: () => ({ ...renderApp('/privacy-request', { fakeTimers: true }), network: heldNetwork(), sentBeforeSubmit: { count: 0 } }),
   actions: {
@@ -59,9 +72,18 @@ describeModel(privacyRequestModel, {
     'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
     'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
     'xstate.after.submitTimeout.privacyRequest.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
+    // issue #12: drafts. A change is one more character in the company; focus leaving goes outside the form.
+    'form.change': async () => {
+      // typed without focusing the form (as autofill does), so that the change alone drives the step
+      const field = form().getByRole('textbox', { name: 'Company' }) as HTMLInputElement;
+      fireEvent.change(field, { target: { value: `${field.value}x` } });
+    },
+    'form.blur': async () => fireEvent.focusOut(form().getByRole('textbox', { name: 'Company' }), { relatedTarget: document.body }),
+    'xstate.after.draftSaveDelay.privacyRequest.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),
   },
   expectView: async (state, { location, sentBeforeSubmit }, event) => {
     await expectOutbox(event);
+    expectDraft(state, event, 'privacyRequest', 'company');
     if (state.matches({ form: 'submitted' })) {
       // a bot that filled the honeypot sends nothing (issue #12)
       if (event?.trapFilled) expect(sent.submissions()).toHaveLength(sentBeforeSubmit.count);
@@ -91,7 +113,8 @@ describeModel(privacyRequestModel, {
     if (state.matches({ form: { submitting: 'sending' } })) {
       expect(sent.submissions().length).toBeGreaterThan(0);
       const body = sent.submissions().at(-1)!.body as { data: object };
-      expect(body.data).toMatchObject({ ...state.context.payload, clientIP: state.context.clientIp });
+      // the company is what the draft steps typed (form.change), whatever the model's sample says
+      expect(body.data).toMatchObject({ ...state.context.payload, companyName: expect.any(String), clientIP: state.context.clientIp });
     }
   },
 });

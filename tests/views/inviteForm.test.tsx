@@ -124,6 +124,33 @@ describe('invite form (spec §3, §5)', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('honeypot'));
   });
 
+  it('keeps a draft for the tab: fill, leave for /privacy, come back: every value is there; once sent, the draft is gone (issue #12)', async () => {
+    const { user, location } = renderApp('/');
+    await fillRequiredInviteFields(user);
+    const form = within(inviteFormElement());
+    await user.click(form.getByRole('checkbox', { name: 'RAG' }));
+    await user.type(form.getByRole('textbox', { name: 'Anything else?' }), 'Two lines\nof notes');
+    // the consent label's links open in a new tab, so the visitor leaves by the footer here
+    expect(form.getByRole('link', { name: 'terms' })).toHaveAttribute('target', '_blank');
+    await user.click(within(screen.getByRole('contentinfo')).getByRole('link', { name: 'Privacy Policy' }));
+    expect(location()).toBe('/privacy');
+    await user.click(within(screen.getByRole('banner')).getByRole('link', { name: 'Request invite' }));
+
+    const back = within(inviteFormElement());
+    expect(back.getByRole('textbox', { name: 'Full name' })).toHaveValue(visitor.fullName);
+    expect(back.getByRole('textbox', { name: 'Work email' })).toHaveValue(visitor.workEmail);
+    expect(back.getByRole('textbox', { name: 'Peak queries per second (QPS)' })).toHaveValue(visitor.peakQPS);
+    expect(back.getByRole('textbox', { name: 'Anything else?' })).toHaveValue('Two lines\nof notes');
+    expect(back.getByRole('checkbox', { name: 'RAG' })).toBeChecked();
+    expect(back.getByRole('checkbox', { name: /I agree to be contacted/ })).toBeChecked();
+    expect(back.getByLabelText('Leave this field empty')).toHaveValue('');
+
+    await user.click(inviteSubmitButton());
+    await waitFor(() => expect(location()).toBe('/thank-you'));
+    expect(network.delivered()[0]!.data).toMatchObject({ fullName: visitor.fullName, notes: 'Two lines\nof notes', primaryWorkloads: ['RAG'] });
+    expect(sessionStorage.getItem('sonde.draft.invite')).toBeNull();
+  });
+
   it('POSTs the payload with the client metadata, leaving empty optional fields out, then shows /thank-you', async () => {
     const { user, location } = renderApp('/');
     const form = within(inviteFormElement());
