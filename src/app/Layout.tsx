@@ -1,13 +1,22 @@
-import { Outlet } from 'react-router-dom';
+import { ErrorBoundary } from 'react-error-boundary';
+import { Outlet, useLocation } from 'react-router-dom';
 import { Footer } from '@/components/Footer';
 import { Header } from '@/components/Header';
 import { OptOutToast } from '@/components/OptOutToast';
+import { PageError } from '@/pages/PageError';
 import * as styles from './Layout.css';
+import { useFocusOnNavigation } from './useFocusOnNavigation';
 import { useScrollToHash } from './useScrollToHash';
 
-/** Shared layout of every route (spec §2): skip link, sticky header, main landmark, footer. */
+/**
+ * Shared layout of every route (spec §2): skip link, sticky header, main landmark, footer. A page that
+ * throws while rendering shows PageError inside the layout, until the visitor goes to another address
+ * (issue #12); after each navigation focus moves to the new page's heading.
+ */
 export function Layout() {
   useScrollToHash();
+  useFocusOnNavigation();
+  const { pathname } = useLocation();
   return (
     <div className={styles.shell}>
       <a href="#main" className={styles.skipLink}>
@@ -15,7 +24,13 @@ export function Layout() {
       </a>
       <Header />
       <main id="main" tabIndex={-1} className={styles.main}>
-        <Outlet />
+        <ErrorBoundary
+          FallbackComponent={PageError}
+          resetKeys={[pathname]}
+          onError={(error) => console.error('[page] could not be shown:', error)}
+        >
+          <Outlet />
+        </ErrorBoundary>
       </main>
       <Footer />
       <OptOutToast />

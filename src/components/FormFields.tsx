@@ -140,6 +140,10 @@ export function SubmitButton({ submitting, label, submittingLabel }: { submittin
       <button type="submit" className={button({ tone: 'primary' })} disabled={!hydrated || submitting}>
         {submitting ? submittingLabel : label}
       </button>
+      {/* issue #12: the change of state is announced, not only shown on a button that has just been disabled */}
+      <p aria-live="polite" className={styles.offScreen}>
+        {submitting ? submittingLabel : ''}
+      </p>
     </div>
   );
 }
