@@ -42,6 +42,26 @@ test.describe('tracking consent and PostHog in a real browser', () => {
     expect((await storageKeys(page)).filter((k) => postHogKey.test(k))).toEqual([]);
   });
 
+  test('PostHog blocked (its host and its script, as by a content blocker): the page works and the invite is still sent (issue #12)', async ({ page }) => {
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.route(`https://${POSTHOG_HOST}/**`, (route) => route.abort('blockedbyclient'));
+    await page.route(/\/assets\/.*module\.full.*\.js$/, (route) => route.abort('blockedbyclient'));
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, uniqueEmail('posthog-blocked'));
+    const stored = page.waitForResponse((response) => response.url().endsWith('/api/submissions') && response.status() === 201);
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await stored;
+    expect(errors).toEqual([]);
+    // the SDK's chunk was refused, and the site said so and went on without analytics
+    expect(warnings.some((text) => text.includes('[analytics] PostHog could not be loaded'))).toBe(true);
+  });
+
   test('with GPC on: no PostHog request over a visit and a submission, nothing stored, the notice shown', async ({ page }) => {
     await page.addInitScript(() => {
       Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true, configurable: true });

@@ -25,6 +25,22 @@ function watchSubmissions(page: Page): Request[] {
   return sent;
 }
 
+/** How many submissions this page's origin keeps in IndexedDB (idb-keyval's store, key sonde.outbox); -1 when unreadable. */
+function keptInIndexedDb(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open('keyval-store');
+        open.onsuccess = () => {
+          const read = open.result.transaction('keyval').objectStore('keyval').get('sonde.outbox');
+          read.onsuccess = () => resolve(Array.isArray(read.result) ? read.result.length : 0);
+          read.onerror = () => resolve(-1);
+        };
+        open.onerror = () => resolve(-1);
+      }),
+  );
+}
+
 async function submitInvite(page: Page, email: string) {
   await page.goto('/#invite');
   const form = await fillInviteForm(page, email);
@@ -95,16 +111,7 @@ test.describe('no request lost, no visitor stuck (issue #12)', () => {
     await submitInvite(page, email);
     await expect(page).toHaveURL(/\/thank-you$/);
     // kept in IndexedDB under sonde.outbox
-    await expect
-      .poll(() => page.evaluate(() => new Promise<number>((resolve) => {
-        const open = indexedDB.open('keyval-store');
-        open.onsuccess = () => {
-          const read = open.result.transaction('keyval').objectStore('keyval').get('sonde.outbox');
-          read.onsuccess = () => resolve(Array.isArray(read.result) ? read.result.length : 0);
-          read.onerror = () => resolve(-1);
-        };
-        open.onerror = () => resolve(-1);
-      })))
+    await expect.poll(() => keptInIndexedDb(page))
       .toBe(1);
     await page.close();
 
@@ -139,5 +146,95 @@ test.describe('no request lost, no visitor stuck (issue #12)', () => {
     await expectStored(email, 1);
     // the outbox's own retry of the kept copy, if it has run, was answered from the first one
     expect(new Set(sent.map((request) => request.headers()['idempotency-key'])).size).toBe(1);
+  });
+
+  test('a 400 is not retried: one POST, nothing kept, the invite visitor still on /thank-you', async ({ page }) => {
+    await page.route(SUBMISSIONS, (route) => route.fulfill({ status: 400, json: { error: 'data.workEmail: Invalid email address' } }));
+    const sent = watchSubmissions(page);
+    await submitInvite(page, uniqueEmail('400'));
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await page.waitForTimeout(4_000); // longer than the first retry's wait (1–2 s)
+    expect(sent).toHaveLength(1);
+    expect(await keptInIndexedDb(page)).toBe(0);
+  });
+
+  test('the IP-lookup service hanging: the request leaves within 5 s with clientIP null, and is stored', async ({ page }) => {
+    await page.unroute('https://api.ipify.org/**');
+    await page.route('https://api.ipify.org/**', () => {}); // never answered
+    const email = uniqueEmail('ip-hanging');
+    const stored = page.waitForResponse((response) => response.url().endsWith('/api/submissions') && response.status() === 201, { timeout: 8_000 });
+    await submitInvite(page, email);
+    const response = await stored;
+    expect((response.request().postDataJSON() as { data: { clientIP: unknown } }).data.clientIP).toBeNull();
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await expectStored(email, 1);
+  });
+
+  test('storage throwing everywhere: the request is still sent again while the page stays open', async ({ page }) => {
+    await page.addInitScript(() => {
+      const refuse = () => {
+        throw new DOMException('blocked', 'SecurityError');
+      };
+      Object.defineProperty(window, 'indexedDB', { get: refuse });
+      Storage.prototype.setItem = refuse;
+    });
+    const email = uniqueEmail('no-storage');
+    let failures = 1;
+    await page.route(SUBMISSIONS, async (route) => {
+      if (failures-- > 0) await route.fulfill({ status: 503, body: '' });
+      else await route.continue();
+    });
+    await submitInvite(page, email);
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await expectStored(email, 1);
+  });
+});
+
+test.describe('drafts and validation (issue #12)', () => {
+  test('fill, go to /terms in the same tab, come back: every value restored; once sent, the draft is gone', async ({ page }) => {
+    const email = uniqueEmail('draft');
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, email);
+    await form.getByRole('checkbox', { name: 'RAG', exact: true }).check();
+    await form.getByRole('textbox', { name: 'Anything else?' }).fill('Kept across pages');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await page.goBack();
+
+    const back = page.getByRole('form', { name: 'Request an invite' });
+    await expect(back.getByRole('textbox', { name: 'Work email' })).toHaveValue(email);
+    await expect(back.getByRole('textbox', { name: 'Peak queries per second (QPS)' })).toHaveValue('1000 QPS');
+    await expect(back.getByRole('textbox', { name: 'Anything else?' })).toHaveValue('Kept across pages');
+    await expect(back.getByRole('checkbox', { name: 'RAG', exact: true })).toBeChecked();
+    await expect(back.getByRole('checkbox', { name: /I agree to be contacted/ })).toBeChecked();
+
+    await back.getByRole('button', { name: 'Request invite' }).click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+    expect(await page.evaluate(() => sessionStorage.getItem('sonde.draft.invite'))).toBeNull();
+    await expectStored(email, 1);
+  });
+
+  test('a required field of only spaces is refused by the browser, with its usual message; nothing is sent', async ({ page }) => {
+    const sent = watchSubmissions(page);
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, uniqueEmail('blank'));
+    const fullName = form.getByRole('textbox', { name: 'Full name' });
+    await fullName.fill('   ');
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    await expect(page).toHaveURL(/\/#invite$/);
+    expect(await fullName.evaluate((input: HTMLInputElement) => input.validationMessage)).toBe('Please fill out this field.');
+    await expect(fullName).toBeFocused();
+    expect(sent).toHaveLength(0);
+  });
+
+  test('a filled honeypot sends nothing and still shows /thank-you', async ({ page }) => {
+    const sent = watchSubmissions(page);
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, uniqueEmail('bot'));
+    await form.getByLabel('Leave this field empty').fill('https://spam.example', { force: true });
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Request received' })).toBeFocused();
+    expect(sent).toHaveLength(0);
   });
 });
