@@ -53,9 +53,9 @@ function headersFor(inlineStyles, env) {
   return { endpoint, headers: securityHeaders({ styleHashes, connectOrigins }) };
 }
 
-/** Moves the hoisted `<title>`/`<meta>` that React renders first into the page's head. */
+/** Moves the hoisted `<title>`/`<meta>`/`<link>` that React renders first into the page's head. */
 function splitHoisted(markup) {
-  const hoisted = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>)+/.exec(markup)?.[0] ?? '';
+  const hoisted = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [^>]*\/?>)+/.exec(markup)?.[0] ?? '';
   return { hoisted, body: markup.slice(hoisted.length) };
 }
 
@@ -77,7 +77,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       logLevel: 'warn',
       build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
     });
-    const { render, prerenderedRoutes, notFoundPath } = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
+    const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, siteUrl } = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     // The stylesheet (about 3 KB gzip) goes inline: one request less before the first paint.
     let template = await readFile(join(out, 'index.html'), 'utf8');
     const inlineStyles = [];
@@ -95,6 +95,11 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       const file = route === '/' ? 'index.html' : `${route.slice(1)}.html`;
       await writeFile(join(out, file), page);
     }
+    // Issue #13: the sitemap of the indexable routes, and robots.txt pointing at it.
+    const urls = indexableRoutes.map((route) => `  <url><loc>${siteUrl}${route}</loc></url>`).join('\n');
+    await writeFile(join(out, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+    await writeFile(join(out, 'llms.txt'), llmsText(siteUrl));
+    await writeFile(join(out, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
     const { endpoint, headers } = headersFor(inlineStyles, loadEnv('production', process.cwd(), 'VITE_'));
     await writeFile(join(out, '_headers'), netlifyHeadersFile(headers));
     await writeFile(join(out, 'vercel.json'), `${JSON.stringify(vercelConfig(headers), null, 2)}\n`);

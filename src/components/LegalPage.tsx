@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
+import { PageMeta } from './PageMeta';
 import { Link } from 'react-router-dom';
-import { PRODUCT_NAME } from '@/config/site';
 import type { LegalSection } from '@/content/types';
 import { container, pageTitle, prose, section } from '@/styles/layout.css';
 import * as styles from './LegalPage.css';
@@ -9,10 +9,10 @@ import * as styles from './LegalPage.css';
  * A long legal page (privacy policy, terms): title, date, numbered table of contents and numbered sections.
  * Section anchors are `#<section id>`; the table of contents links to them.
  */
-export function LegalPage(props: { title: string; updated: string; sections: readonly LegalSection[]; intro?: ReactNode }) {
+export function LegalPage(props: { route: '/privacy' | '/terms'; title: string; updated: string; sections: readonly LegalSection[]; intro?: ReactNode }) {
   return (
     <div className={section}>
-      <title>{`${props.title} — ${PRODUCT_NAME}`}</title>
+      <PageMeta route={props.route} />
       <div className={`${container} ${prose}`}>
         <h1 className={pageTitle}>{props.title}</h1>
         <p className={styles.updated}>

@@ -88,6 +88,12 @@ export const PRIVACY_EMAIL = 'privacy@sonde.dev';
 
 const env = import.meta.env;
 
+/**
+ * Issue #13: the site's public origin, without a trailing slash, for canonical URLs, Open Graph, the
+ * sitemap and robots.txt. `VITE_SITE_URL`; by default the domain of the site's mail (sonde.dev).
+ */
+export const SITE_URL: string = (env.VITE_SITE_URL || 'https://sonde.dev').replace(/\/+$/, '');
+
 /** Spec §7.1: submission endpoint. Defaults to the Sonde server's own path (server/app.ts), served by `npm start` / `npm run dev`. */
 export const SUBMIT_ENDPOINT: string = env.VITE_SUBMIT_ENDPOINT || SUBMISSIONS_PATH;
 

@@ -1,9 +1,9 @@
+import { PageMeta } from '@/components/PageMeta';
 import { Faq } from '@/components/Faq';
 import { FeatureCard, featureGrid } from '@/components/FeatureCard';
 import { Hero } from '@/components/Hero';
 import { InviteForm } from '@/components/InviteForm';
 import { Pricing } from '@/components/Pricing';
-import { PRODUCT_NAME } from '@/config/site';
 import { features, inviteSection } from '@/content/home';
 import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/layout.css';
 
@@ -11,7 +11,7 @@ import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/lay
 export function Home() {
   return (
     <>
-      <title>{`${PRODUCT_NAME} — web search API for agentic AI`}</title>
+      <PageMeta route="/" />
       <Hero />
       <section className={sectionAlt} aria-labelledby="features-title">
         <div className={container}>

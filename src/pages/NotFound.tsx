@@ -1,13 +1,12 @@
+import { PageMeta } from '@/components/PageMeta';
 import { Link } from 'react-router-dom';
-import { PRODUCT_NAME } from '@/config/site';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 
 /** Every path outside spec §2's routes: a heading, a sentence, a link home. */
 export function NotFound() {
   return (
     <div className={section}>
-      <title>{`Page not found — ${PRODUCT_NAME}`}</title>
-      <meta name="robots" content="noindex" />
+      <PageMeta route="/404" />
       <div className={`${container} ${prose}`}>
         <h1 className={pageTitle}>Page not found</h1>
         <p className={lede}>There is no page at this address. It may have moved, or the link may be mistyped.</p>

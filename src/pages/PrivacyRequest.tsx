@@ -1,3 +1,4 @@
+import { PageMeta } from '@/components/PageMeta';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { sendTo } from 'xstate';
@@ -5,7 +6,6 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/context/inspect';
 import { OutboxContext } from '@/context/actors';
 import { CheckboxGroup, ErrorAlert, HONEYPOT_NAME, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled } from '@/components/FormFields';
-import { PRODUCT_NAME } from '@/config/site';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
 import { draftFromFormData, fillFormFromDraft } from '@/forms/draft';
 import { ADDITIONAL_DETAILS_MAX_LENGTH, PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
@@ -50,7 +50,7 @@ export function PrivacyRequest() {
 
   return (
     <div className={section}>
-      <title>{`${copy.title} — ${PRODUCT_NAME}`}</title>
+      <PageMeta route="/privacy-request" />
       <div className={`${container} ${prose}`}>
         <h1 id="privacy-request-title" className={pageTitle}>
           {copy.title}

@@ -3,5 +3,5 @@ import { terms, termsUpdated } from '@/content/terms';
 
 /** `/terms` (spec §2): terms of service of the invite-only beta, 12 sections. */
 export function Terms() {
-  return <LegalPage title="Terms of Service" updated={termsUpdated} sections={terms} />;
+  return <LegalPage route="/terms" title="Terms of Service" updated={termsUpdated} sections={terms} />;
 }

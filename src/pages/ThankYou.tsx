@@ -1,5 +1,5 @@
+import { PageMeta } from '@/components/PageMeta';
 import { Link } from 'react-router-dom';
-import { PRODUCT_NAME } from '@/config/site';
 import { thankYou } from '@/content/thankYou';
 import { button } from '@/styles/button.css';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
@@ -9,7 +9,7 @@ import * as styles from './ThankYou.css';
 export function ThankYou() {
   return (
     <div className={section}>
-      <title>{`${thankYou.title} — ${PRODUCT_NAME}`}</title>
+      <PageMeta route="/thank-you" />
       <div className={`${container} ${prose}`}>
         <h1 className={pageTitle}>{thankYou.title}</h1>
         <p className={lede}>{thankYou.intro}</p>

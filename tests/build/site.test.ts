@@ -25,9 +25,70 @@ async function build(env: Record<string, string>) {
   return { outDir, printed };
 }
 
+/** The value of `<meta name|property=key content=…>` in a page, or undefined. */
+function metaOf(html: string, key: string): string | undefined {
+  return new RegExp(`<meta (?:name|property)="${key.replace(':', '\\:')}" content="([^"]*)"`).exec(html)?.[1];
+}
+
+/**
+ * Issue #13: every page has its own title and description, an absolute canonical URL (indexable pages)
+ * or noindex (the others), Open Graph and Twitter card tags; the sitemap lists exactly the indexable
+ * routes; robots.txt points at it.
+ */
+async function expectPageMetadata(outDir: string, origin: string) {
+  const pages: Record<string, { file: string; indexable: boolean }> = {
+    '/': { file: 'index.html', indexable: true },
+    '/privacy': { file: 'privacy.html', indexable: true },
+    '/privacy-request': { file: 'privacy-request.html', indexable: true },
+    '/terms': { file: 'terms.html', indexable: true },
+    '/thank-you': { file: 'thank-you.html', indexable: false },
+    '/404': { file: '404.html', indexable: false },
+  };
+  const descriptions = new Set<string>();
+  const titles = new Set<string>();
+  for (const [route, { file, indexable }] of Object.entries(pages)) {
+    const html = await readFile(join(outDir, file), 'utf8');
+    const head = html.slice(0, html.indexOf('</head>'));
+    const description = metaOf(head, 'description');
+    expect(description, route).toMatch(/Sonde/);
+    expect(head.match(/<meta name="description"/g), route).toHaveLength(1);
+    descriptions.add(description!);
+    titles.add(/<title[^>]*>([^<]*)<\/title>/.exec(head)![1]!);
+    expect(metaOf(head, 'og:title'), route).toBe(/<title[^>]*>([^<]*)<\/title>/.exec(head)![1]);
+    expect(metaOf(head, 'og:description'), route).toBe(description);
+    expect(metaOf(head, 'og:type'), route).toBe('website');
+    expect(metaOf(head, 'og:url'), route).toBe(`${origin}${route}`);
+    expect(metaOf(head, 'twitter:card'), route).toBeDefined();
+    if (indexable) {
+      expect(/<link rel="canonical" href="([^"]+)"/.exec(head)?.[1], route).toBe(`${origin}${route}`);
+      expect(metaOf(head, 'robots'), route).toBeUndefined();
+    } else {
+      expect(head, route).not.toContain('rel="canonical"');
+      expect(metaOf(head, 'robots'), route).toBe('noindex');
+    }
+  }
+  expect(descriptions.size).toBe(Object.keys(pages).length);
+  expect(titles.size).toBe(Object.keys(pages).length);
+
+  const sitemap = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
+  const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+  expect(listed).toEqual(Object.entries(pages).filter(([, page]) => page.indexable).map(([route]) => `${origin}${route}`));
+  expect(await readFile(join(outDir, 'robots.txt'), 'utf8')).toContain(`Sitemap: ${origin}/sitemap.xml`);
+
+  // llms.txt (llmstxt.org): H1, a blockquote summary, the claims, the price, how to get access, the pages
+  const llms = await readFile(join(outDir, 'llms.txt'), 'utf8');
+  expect(llms.split('\n')[0]).toBe('# Sonde');
+  expect(llms).toMatch(/^> Sonde is a web search API for agentic AI/m);
+  expect(llms).toContain('Median (p50) latency under 100 ms');
+  expect(llms).toContain('$0.20 per 1,000 queries');
+  expect(llms).toContain('- 5M queries a month: about $1,000');
+  expect(llms).toContain(`Request an invite at ${origin}/#invite.`);
+  for (const route of listed) expect(llms).toContain(`](${route})`);
+}
+
 describe('npm run build', () => {
   it('allows exactly the inlined stylesheet of every page by its hash, and the calls of spec §7', async () => {
-    const { outDir, printed } = await build({ VITE_SUBMIT_ENDPOINT: '', VITE_POSTHOG_KEY: '' });
+    const { outDir, printed } = await build({ VITE_SUBMIT_ENDPOINT: '', VITE_POSTHOG_KEY: '', VITE_SITE_URL: '' });
     const headers = await readSecurityHeaders(outDir);
     const csp = headers['Content-Security-Policy']!;
     const pages = (await readdir(outDir)).filter((name) => name.endsWith('.html'));
@@ -48,12 +109,15 @@ describe('npm run build', () => {
     expect(netlify).toContain(`  Content-Security-Policy: ${csp}\n`);
     expect(JSON.parse(await readFile(join(outDir, 'vercel.json'), 'utf8'))).toMatchObject({ cleanUrls: true });
 
+    await expectPageMetadata(outDir, 'https://sonde.dev');
+
     expect(printed).toContain('submission endpoint (VITE_SUBMIT_ENDPOINT): /api/submissions');
     expect(printed.some((line) => line.startsWith('warn: warning: the forms POST to the relative path /api/submissions'))).toBe(true);
   }, 120_000);
 
-  it('with an absolute endpoint and a PostHog key, allows their origins and does not warn', async () => {
+  it('with an absolute endpoint, a PostHog key and a site URL, allows their origins, does not warn, and uses the URL', async () => {
     const { outDir, printed } = await build({
+      VITE_SITE_URL: 'https://www.sonde.example/',
       VITE_SUBMIT_ENDPOINT: 'https://api.sonde.dev/api/submissions',
       VITE_POSTHOG_KEY: 'phc_test',
       VITE_POSTHOG_HOST: 'https://eu.i.posthog.com',
@@ -62,5 +126,6 @@ describe('npm run build', () => {
     expect(csp).toContain("connect-src 'self' https://api.sonde.dev https://api.ipify.org https://eu.i.posthog.com;");
     expect(printed).toContain('submission endpoint (VITE_SUBMIT_ENDPOINT): https://api.sonde.dev/api/submissions');
     expect(printed.filter((line) => line.includes('relative path'))).toEqual([]);
+    await expectPageMetadata(outDir, 'https://www.sonde.example');
   }, 120_000);
 });
