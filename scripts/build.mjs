@@ -4,7 +4,7 @@
 //   *.br, *.gz beside every text file, for the Sonde server and hosts that serve precompressed files
 // Usage: tsx scripts/build.mjs [--outDir dir]   (tsx: it imports the server's TypeScript header definition)
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -77,7 +77,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       logLevel: 'warn',
       build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
     });
-    const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, siteUrl } = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
+    const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, securityEmail, siteUrl } = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     // The stylesheet (about 3 KB gzip) goes inline: one request less before the first paint.
     let template = await readFile(join(out, 'index.html'), 'utf8');
     const inlineStyles = [];
@@ -99,6 +99,13 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     const urls = indexableRoutes.map((route) => `  <url><loc>${siteUrl}${route}</loc></url>`).join('\n');
     await writeFile(join(out, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
     await writeFile(join(out, 'llms.txt'), llmsText(siteUrl));
+    // RFC 9116: Contact and Expires are required; Expires one year after the build.
+    const expires = new Date(Date.now() + 365 * 24 * 60 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await mkdir(join(out, '.well-known'), { recursive: true });
+    await writeFile(
+      join(out, '.well-known', 'security.txt'),
+      `Contact: mailto:${securityEmail}\nExpires: ${expires}\nPreferred-Languages: en\nCanonical: ${siteUrl}/.well-known/security.txt\n`,
+    );
     await writeFile(join(out, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
     const { endpoint, headers } = headersFor(inlineStyles, loadEnv('production', process.cwd(), 'VITE_'));
     await writeFile(join(out, '_headers'), netlifyHeadersFile(headers));

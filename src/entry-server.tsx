@@ -2,12 +2,12 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/App';
-import { SITE_URL } from '@/config/site';
+import { SECURITY_EMAIL, SITE_URL } from '@/config/site';
 import { llmsText } from '@/content/llmsText';
 import { indexableRoutes } from '@/content/pageMeta';
 
 /** Issue #13: the site's origin and the routes the sitemap lists (scripts/build.mjs writes sitemap.xml and robots.txt). */
-export { indexableRoutes, llmsText, SITE_URL as siteUrl };
+export { indexableRoutes, llmsText, SECURITY_EMAIL as securityEmail, SITE_URL as siteUrl };
 
 /** The routes of spec §2 that are prerendered to static HTML at build time (scripts/build.mjs). */
 export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];

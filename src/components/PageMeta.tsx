@@ -1,5 +1,9 @@
 import { PRODUCT_NAME, SITE_URL } from '@/config/site';
 import { pageMeta, type MetaRoute } from '@/content/pageMeta';
+import { structuredData } from '@/content/structuredData';
+
+/** JSON in a `<script>` data block: `<` escaped so that no text can close the element. */
+const jsonLd = (data: object) => JSON.stringify(data).replace(/</g, '\\u003c');
 
 /**
  * A page's head (issue #13), hoisted by React into `<head>` (and by the prerender, scripts/build.mjs):
@@ -22,6 +26,10 @@ export function PageMeta({ route }: { route: MetaRoute }) {
       <meta property="og:url" content={url} />
       {/* summary_large_image once the build makes a share image (issue #13, not done yet) */}
       <meta name="twitter:card" content="summary" />
+      {/* a data block, not a script: the CSP's script-src does not apply to it and no browser runs it */}
+      {structuredData(SITE_URL, route === '/').map((data, index) => (
+        <script key={index} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(data) }} />
+      ))}
     </>
   );
 }

@@ -86,6 +86,9 @@ export const BUILD_YEAR: number = typeof __BUILD_YEAR__ === 'number' ? __BUILD_Y
 /** Contact address for privacy and legal questions, quoted by the policy pages. */
 export const PRIVACY_EMAIL = 'privacy@sonde.dev';
 
+/** Issue #13: where to report a security problem (`/.well-known/security.txt`, RFC 9116). */
+export const SECURITY_EMAIL = 'security@sonde.dev';
+
 const env = import.meta.env;
 
 /**

@@ -84,6 +84,28 @@ async function expectPageMetadata(outDir: string, origin: string) {
   expect(llms).toContain('- 5M queries a month: about $1,000');
   expect(llms).toContain(`Request an invite at ${origin}/#invite.`);
   for (const route of listed) expect(llms).toContain(`](${route})`);
+
+  // JSON-LD: every block parses; Organization and WebSite everywhere; FAQPage and the Offer on /
+  for (const [route, { file }] of Object.entries(pages)) {
+    const html = await readFile(join(outDir, file), 'utf8');
+    const blocks = [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]!) as { '@type': string });
+    const types = blocks.map((block) => block['@type']);
+    expect(types, route).toEqual(expect.arrayContaining(['Organization', 'WebSite']));
+    if (route === '/') {
+      const faqPage = blocks.find((block) => block['@type'] === 'FAQPage') as unknown as { mainEntity: Array<{ name: string }> };
+      expect(faqPage.mainEntity.map((q) => q.name)).toContain('How fast is it?');
+      expect(blocks.find((block) => block['@type'] === 'Product')).toMatchObject({ offers: { '@type': 'Offer', price: '0.20', priceCurrency: 'USD' } });
+    }
+  }
+
+  // RFC 9116 security.txt: Contact, Expires about a year ahead, Preferred-Languages, Canonical
+  const security = await readFile(join(outDir, '.well-known', 'security.txt'), 'utf8');
+  expect(security).toMatch(/^Contact: mailto:\S+@\S+$/m);
+  const expires = Date.parse(/^Expires: (\S+)$/m.exec(security)![1]!);
+  expect(expires - Date.now()).toBeGreaterThan(364 * 24 * 60 * 60_000);
+  expect(expires - Date.now()).toBeLessThan(366 * 24 * 60 * 60_000);
+  expect(security).toContain('Preferred-Languages: en');
+  expect(security).toContain(`Canonical: ${origin}/.well-known/security.txt`);
 }
 
 describe('npm run build', () => {
@@ -99,7 +121,7 @@ describe('npm run build', () => {
       expect(styles, page).toHaveLength(1);
       const hash = createHash('sha256').update(styles[0]!).digest('base64');
       expect(csp, page).toContain(`'sha256-${hash}'`);
-      expect(html, page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+      expect(html, page).not.toMatch(/<script(?![^>]*\b(?:src=|type="application\/ld\+json"))[^>]*>/); // no inline script (JSON-LD data blocks aside)
     }
     expect(csp).toContain("connect-src 'self' https://api.ipify.org;");
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
