@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { sendTo } from 'xstate';
 import type { SubmissionBody } from '#shared/submission';
 import { Link, useNavigate } from 'react-router-dom';
@@ -7,12 +7,12 @@ import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
 import { ConsentContext, OutboxContext } from '@/context/actors';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
-import { draftFromFormData, fillFormFromDraft } from '@/forms/draft';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
 import { inviteMachine } from '#machines/inviteMachine';
 import type { KeepRequest } from '#machines/outboxMachine';
-import { Checkbox, CheckboxGroup, HONEYPOT_NAME, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled, legend } from './FormFields';
+import { Checkbox, CheckboxGroup, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled, legend } from './FormFields';
 import * as styles from './FormFields.css';
+import { useFormDraft } from './useFormDraft';
 
 /**
  * The invite request form (spec §3, §5) driven by `inviteMachine` (spec §4): every input is named after
@@ -41,12 +41,7 @@ export function InviteForm() {
     { inspect: useInspect() },
   );
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
-  // issue #12: what this tab kept of the form comes back when the form opens
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    const { draft } = actor.getSnapshot().context;
-    if (draft && formRef.current) fillFormFromDraft(formRef.current, draft);
-  }, [actor]);
+  const draft = useFormDraft(actor);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -56,14 +51,10 @@ export function InviteForm() {
 
   return (
     <form
-      ref={formRef}
+      {...draft}
       className={formLayout}
       onSubmit={submit}
       onFocus={() => actor.send({ type: 'form.engage' })}
-      onChange={(event) => actor.send({ type: 'form.change', values: draftFromFormData(new FormData(event.currentTarget), [HONEYPOT_NAME]) })}
-      onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget)) actor.send({ type: 'form.blur' });
-      }}
       aria-labelledby="invite-title"
     >
       <p className={styles.hint}>{copy.requiredNote}</p>

@@ -1,13 +1,13 @@
 import { PageMeta } from '@/components/PageMeta';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { sendTo } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
 import { useInspect } from '@/context/inspect';
 import { OutboxContext } from '@/context/actors';
-import { CheckboxGroup, ErrorAlert, HONEYPOT_NAME, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled } from '@/components/FormFields';
+import { useFormDraft } from '@/components/useFormDraft';
+import { CheckboxGroup, ErrorAlert, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled } from '@/components/FormFields';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
-import { draftFromFormData, fillFormFromDraft } from '@/forms/draft';
 import { ADDITIONAL_DETAILS_MAX_LENGTH, PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import type { KeepRequest } from '#machines/outboxMachine';
@@ -34,12 +34,7 @@ export function PrivacyRequest() {
   );
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
   const error = useSelector(actor, (s) => s.context.error);
-  // issue #12: what this tab kept of the form comes back when the form opens
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    const { draft } = actor.getSnapshot().context;
-    if (draft && formRef.current) fillFormFromDraft(formRef.current, draft);
-  }, [actor]);
+  const draft = useFormDraft(actor);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -70,14 +65,10 @@ export function PrivacyRequest() {
           ))}
         </dl>
         <form
-          ref={formRef}
+          {...draft}
           className={formLayout}
           onSubmit={submit}
           onFocus={() => actor.send({ type: 'form.engage' })}
-          onChange={(event) => actor.send({ type: 'form.change', values: draftFromFormData(new FormData(event.currentTarget), [HONEYPOT_NAME]) })}
-          onBlur={(event) => {
-            if (!event.currentTarget.contains(event.relatedTarget)) actor.send({ type: 'form.blur' });
-          }}
           aria-labelledby="privacy-request-title"
         >
           <p>{copy.requiredNote}</p>
