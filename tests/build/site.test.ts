@@ -59,6 +59,8 @@ async function expectPageMetadata(outDir: string, origin: string) {
     expect(metaOf(head, 'og:type'), route).toBe('website');
     expect(metaOf(head, 'og:url'), route).toBe(`${origin}${route}`);
     expect(metaOf(head, 'twitter:card'), route).toBeDefined();
+    // theme-color for both colour schemes (the browser's UI around the page)
+    expect([...head.matchAll(/<meta name="theme-color" media="\(prefers-color-scheme: (light|dark)\)" content="#[0-9a-f]{6}"/g)].map((m) => m[1]), route).toEqual(['light', 'dark']);
     if (indexable) {
       expect(/<link rel="canonical" href="([^"]+)"/.exec(head)?.[1], route).toBe(`${origin}${route}`);
       expect(metaOf(head, 'robots'), route).toBeUndefined();

@@ -168,4 +168,20 @@ test.describe('accessibility', () => {
     await page.keyboard.press('Enter');
     await expect(page.locator('main')).toBeFocused();
   });
+
+  test('printing /privacy gives the text alone: no header, footer or buttons, and each link\'s target after it (issue #13)', async ({ page }) => {
+    await page.goto('/privacy');
+    await expect(page.locator('header')).toBeVisible();
+    await expect(page.locator('button:visible')).not.toHaveCount(0);
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('header')).toBeHidden();
+    await expect(page.locator('footer')).toBeHidden();
+    await expect(page.locator('button:visible')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+    const link = page.getByRole('main').getByRole('link', { name: 'Submit a privacy request' });
+    expect(await link.evaluate((a) => getComputedStyle(a, '::after').content)).toBe('" (/privacy-request)"');
+    // the table of contents' in-page anchors print as they are
+    const anchor = page.getByRole('navigation', { name: 'Sections' }).getByRole('link').first();
+    expect(await anchor.evaluate((a) => getComputedStyle(a, '::after').content)).toBe('none');
+  });
 });
