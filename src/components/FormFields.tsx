@@ -148,8 +148,12 @@ export function SubmitButton({ submitting, label, submittingLabel }: { submittin
   );
 }
 
-/** Name of the honeypot input (issue #12): not a field of the §7.1 payload. */
-export const HONEYPOT_NAME = 'contactByFax';
+/**
+ * Name of the honeypot input (issue #12): not a field of the §7.1 payload. Chosen to match none of the
+ * browsers' autofill types (a name with "fax", "phone" or "company" could be filled for a real visitor,
+ * whose request would then be dropped).
+ */
+export const HONEYPOT_NAME = 'leaveEmpty';
 
 /**
  * A honeypot (issue #12): an input placed off-screen that people never see or reach with the keyboard

@@ -33,7 +33,7 @@ describe('invite form (spec §3, §5)', () => {
       'desiredStartDate',
       'budgetRange',
       'notes',
-      'contactByFax', // the honeypot (issue #12): not a payload field, checked below
+      'leaveEmpty', // the honeypot (issue #12): not a payload field, checked below
       'consentGiven',
     ]);
     const f = within(form);
