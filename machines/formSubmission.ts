@@ -47,8 +47,8 @@ export type FormSubmissionEvent =
   /** issue #12: focus left the form (a link followed, another window) */
   | { type: 'form.blur' };
 
-/** The context every form machine starts with. */
-export const initialFormSubmissionContext: FormSubmissionContext = {
+/** The context every form machine starts with, before its draft is read. */
+const initialFormSubmissionContext: FormSubmissionContext = {
   payload: null,
   clientIp: null,
   body: null,

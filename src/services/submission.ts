@@ -89,7 +89,8 @@ export async function postSubmission(body: SubmissionBody, idempotencyKey: strin
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new SubmissionError(submissionErrorMessage(error, 'Failed to fetch'), null);
+    // the fetch error's own message, or none: the form then shows its own fallback (spec §8)
+    throw new SubmissionError(submissionErrorMessage(error, ''), null);
   }
   if (!response.ok) {
     throw new SubmissionError(`HTTP error! status: ${response.status}`, response.status, parseRetryAfter(response.headers.get('Retry-After')));
