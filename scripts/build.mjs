@@ -1,6 +1,8 @@
 // `npm run build`: the client build, then every route of spec §2 prerendered to static HTML.
 //   dist/index.html, dist/privacy.html, … dist/404.html (the not-found page)
 //   dist/_headers, dist/vercel.json: the security headers for static hosts (server/securityHeaders.ts)
+//   dist/sitemap.xml, robots.txt, llms.txt, llms-full.txt, .well-known/security.txt, site.webmanifest,
+//   share.png (1200×630), icon-192.png, icon-512.png, apple-touch-icon.png (issue #13)
 //   *.br, *.gz beside every text file, for the Sonde server and hosts that serve precompressed files
 // Usage: tsx scripts/build.mjs [--outDir dir]   (tsx: it imports the server's TypeScript header definition)
 import { createHash } from 'node:crypto';
@@ -11,6 +13,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { build, loadEnv } from 'vite';
 import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../server/securityHeaders.ts';
+import { ICON_SIZES, renderIcon, renderShareImage } from './images.ts';
+import { llmsFullText, mainOf } from './llmsFull.ts';
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt', '.json', '.xml', '.webmanifest']);
 const brotli = promisify(brotliCompress);
@@ -77,7 +81,8 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       logLevel: 'warn',
       build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
     });
-    const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, securityEmail, siteUrl } = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
+    const site = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
+    const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, pageMeta, securityEmail, siteUrl } = site;
     // The stylesheet (about 3 KB gzip) goes inline: one request less before the first paint.
     let template = await readFile(join(out, 'index.html'), 'utf8');
     const inlineStyles = [];
@@ -87,8 +92,10 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       inlineStyles.push(css);
       template = template.replace(stylesheet[0], () => `<style>${css}</style>`);
     }
+    const rendered = new Map();
     for (const route of [...prerenderedRoutes, notFoundPath]) {
       const { hoisted, body } = splitHoisted(render(route));
+      rendered.set(route, body);
       const page = template
         .replace(/<title>[^<]*<\/title>/, hoisted.replace(/<title>/, '<title data-prerendered="">'))
         .replace('<div id="root"></div>', `<div id="root" data-prerendered="${route}">${body}</div>`);
@@ -98,7 +105,16 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     // Issue #13: the sitemap of the indexable routes, and robots.txt pointing at it.
     const urls = indexableRoutes.map((route) => `  <url><loc>${siteUrl}${route}</loc></url>`).join('\n');
     await writeFile(join(out, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
-    await writeFile(join(out, 'llms.txt'), llmsText(siteUrl));
+    const llms = llmsText(siteUrl);
+    await writeFile(join(out, 'llms.txt'), llms);
+    const heading = llms.slice(0, llms.indexOf('\n## ')); // the H1 and the summary
+    const pages = indexableRoutes.map((route) => ({ url: `${siteUrl}${route}`, title: pageMeta[route].title, main: mainOf(rendered.get(route)) }));
+    await writeFile(join(out, 'llms-full.txt'), llmsFullText(heading, siteUrl, pages));
+    // The share image (og:image) and the PNG icons, rendered here from the content and favicon.svg.
+    await writeFile(join(out, site.shareImagePath.slice(1)), await renderShareImage(site.shareCard(siteUrl)));
+    const favicon = await readFile(join(out, 'favicon.svg'), 'utf8');
+    for (const [file, size] of Object.entries(ICON_SIZES)) await writeFile(join(out, file), renderIcon(favicon, size));
+    await writeFile(join(out, site.webManifestPath.slice(1)), `${JSON.stringify(site.webManifest(), null, 2)}\n`);
     // RFC 9116: Contact and Expires are required; Expires one year after the build.
     const expires = new Date(Date.now() + 365 * 24 * 60 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     await mkdir(join(out, '.well-known'), { recursive: true });

@@ -4,10 +4,14 @@ import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/App';
 import { SECURITY_EMAIL, SITE_URL } from '@/config/site';
 import { llmsText } from '@/content/llmsText';
-import { indexableRoutes } from '@/content/pageMeta';
+import { indexableRoutes, pageMeta } from '@/content/pageMeta';
+import { SHARE_IMAGE_PATH, shareCard, WEB_MANIFEST_PATH, webManifest } from '@/content/siteFiles';
 
-/** Issue #13: the site's origin and the routes the sitemap lists (scripts/build.mjs writes sitemap.xml and robots.txt). */
-export { indexableRoutes, llmsText, SECURITY_EMAIL as securityEmail, SITE_URL as siteUrl };
+/**
+ * Issue #13, for scripts/build.mjs: the site's origin, the routes the sitemap lists, each page's title,
+ * and what llms.txt, the share image, the web manifest and security.txt say.
+ */
+export { indexableRoutes, llmsText, pageMeta, SECURITY_EMAIL as securityEmail, SHARE_IMAGE_PATH as shareImagePath, shareCard, SITE_URL as siteUrl, WEB_MANIFEST_PATH as webManifestPath, webManifest };
 
 /** The routes of spec §2 that are prerendered to static HTML at build time (scripts/build.mjs). */
 export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];

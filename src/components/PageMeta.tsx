@@ -1,5 +1,6 @@
 import { PRODUCT_NAME, SITE_URL } from '@/config/site';
 import { pageMeta, type MetaRoute } from '@/content/pageMeta';
+import { SHARE_IMAGE_ALT, SHARE_IMAGE_PATH, SHARE_IMAGE_SIZE } from '@/content/siteFiles';
 import { structuredData } from '@/content/structuredData';
 
 /** JSON in a `<script>` data block: `<` escaped so that no text can close the element. */
@@ -7,8 +8,8 @@ const jsonLd = (data: object) => JSON.stringify(data).replace(/</g, '\\u003c');
 
 /**
  * A page's head (issue #13), hoisted by React into `<head>` (and by the prerender, scripts/build.mjs):
- * title, description, the absolute canonical URL, Open Graph and Twitter card tags, and `noindex` for
- * pages that are not for search engines.
+ * title, description, the absolute canonical URL, Open Graph tags with the build's share image, the
+ * Twitter card, and `noindex` for pages that are not for search engines.
  * @param route - the page's route in spec §2, or `/404`
  */
 export function PageMeta({ route }: { route: MetaRoute }) {
@@ -24,8 +25,12 @@ export function PageMeta({ route }: { route: MetaRoute }) {
       <meta property="og:title" content={meta.title} />
       <meta property="og:description" content={meta.description} />
       <meta property="og:url" content={url} />
-      {/* summary_large_image once the build makes a share image (issue #13, not done yet) */}
-      <meta name="twitter:card" content="summary" />
+      <meta property="og:image" content={`${SITE_URL}${SHARE_IMAGE_PATH}`} />
+      <meta property="og:image:type" content="image/png" />
+      <meta property="og:image:width" content={String(SHARE_IMAGE_SIZE.width)} />
+      <meta property="og:image:height" content={String(SHARE_IMAGE_SIZE.height)} />
+      <meta property="og:image:alt" content={SHARE_IMAGE_ALT} />
+      <meta name="twitter:card" content="summary_large_image" />
       {/* a data block, not a script: the CSP's script-src does not apply to it and no browser runs it */}
       {structuredData(SITE_URL, route === '/').map((data, index) => (
         <script key={index} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(data) }} />

@@ -1,4 +1,5 @@
 import { assignVars, createGlobalTheme, createGlobalThemeContract, globalStyle } from '@vanilla-extract/css';
+import { dark, light } from './palette';
 
 /** Design tokens. Colours differ between light and dark schemes, so they sit behind a contract. */
 export const vars = createGlobalThemeContract({
@@ -23,39 +24,6 @@ export const vars = createGlobalThemeContract({
   width: { content: 'width-content', prose: 'width-prose' },
   headerHeight: 'header-height',
 });
-
-// Contrast: every text/background pair below is at least 4.5:1 (WCAG 2.2 AA), checked by axe in tests/e2e.
-const light = {
-  background: '#ffffff',
-  surface: '#f5f7fb',
-  surfaceRaised: '#ffffff',
-  text: '#0f172a',
-  textMuted: '#475569',
-  border: '#cbd5e1',
-  accent: '#1d4ed8',
-  accentText: '#ffffff',
-  link: '#1d4ed8',
-  focus: '#c2410c',
-  danger: '#b91c1c',
-  dangerSurface: '#fef2f2',
-  success: '#166534',
-};
-
-const dark: typeof light = {
-  background: '#0b1120',
-  surface: '#111a2e',
-  surfaceRaised: '#17223a',
-  text: '#e2e8f0',
-  textMuted: '#a5b4c8',
-  border: '#334155',
-  accent: '#93c5fd',
-  accentText: '#0b1120',
-  link: '#93c5fd',
-  focus: '#fdba74',
-  danger: '#fca5a5',
-  dangerSurface: '#3b1212',
-  success: '#86efac',
-};
 
 createGlobalTheme(':root', vars, {
   color: light,

@@ -30,10 +30,17 @@ function metaOf(html: string, key: string): string | undefined {
   return new RegExp(`<meta (?:name|property)="${key.replace(':', '\\:')}" content="([^"]*)"`).exec(html)?.[1];
 }
 
+/** A PNG's size in px, from its IHDR chunk; throws when the bytes are not a PNG. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  if (png.subarray(1, 4).toString('latin1') !== 'PNG' || png.subarray(12, 16).toString('latin1') !== 'IHDR') throw new Error('not a PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
 /**
  * Issue #13: every page has its own title and description, an absolute canonical URL (indexable pages)
- * or noindex (the others), Open Graph and Twitter card tags; the sitemap lists exactly the indexable
- * routes; robots.txt points at it.
+ * or noindex (the others), Open Graph and Twitter card tags with the share image; the sitemap lists
+ * exactly the indexable routes; robots.txt points at it; llms.txt and llms-full.txt; the share image,
+ * icons and manifest; JSON-LD; security.txt.
  */
 async function expectPageMetadata(outDir: string, origin: string) {
   const pages: Record<string, { file: string; indexable: boolean }> = {
@@ -58,7 +65,12 @@ async function expectPageMetadata(outDir: string, origin: string) {
     expect(metaOf(head, 'og:description'), route).toBe(description);
     expect(metaOf(head, 'og:type'), route).toBe('website');
     expect(metaOf(head, 'og:url'), route).toBe(`${origin}${route}`);
-    expect(metaOf(head, 'twitter:card'), route).toBeDefined();
+    expect(metaOf(head, 'og:image'), route).toBe(`${origin}/share.png`);
+    expect([metaOf(head, 'og:image:width'), metaOf(head, 'og:image:height')], route).toEqual(['1200', '630']);
+    expect(metaOf(head, 'og:image:alt'), route).toMatch(/^Sonde: /);
+    expect(metaOf(head, 'twitter:card'), route).toBe('summary_large_image');
+    expect(head, route).toContain('<link rel="manifest" href="/site.webmanifest"');
+    expect(head, route).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png"');
     // theme-color for both colour schemes (the browser's UI around the page)
     expect([...head.matchAll(/<meta name="theme-color" media="\(prefers-color-scheme: (light|dark)\)" content="#[0-9a-f]{6}"/g)].map((m) => m[1]), route).toEqual(['light', 'dark']);
     if (indexable) {
@@ -86,6 +98,29 @@ async function expectPageMetadata(outDir: string, origin: string) {
   expect(llms).toContain('- 5M queries a month: about $1,000');
   expect(llms).toContain(`Request an invite at ${origin}/#invite.`);
   for (const route of listed) expect(llms).toContain(`](${route})`);
+
+  // llms-full.txt: the same heading, then every indexable page's text as Markdown, links made absolute
+  const full = await readFile(join(outDir, 'llms-full.txt'), 'utf8');
+  expect(full.startsWith(llms.slice(0, llms.indexOf('\n## ')))).toBe(true);
+  for (const route of listed) expect(full).toContain(`\nSource: ${route}\n`);
+  expect(full).toContain('##### How fast is it?'); // the FAQ of /, its headings two levels down
+  expect(full).toContain('| 5M queries | ≈ $1,000 / month |'); // the pricing table, as a table
+  expect(full).toContain('#### What each request type means'); // /privacy-request, without its form
+  expect(full).not.toContain('Full name');
+  expect(full).toContain(`[privacy policy](${origin}/privacy)`);
+  expect(full).not.toMatch(/\]\(\//); // no relative link
+
+  // the share image and the icons: PNGs of the stated sizes; the manifest points at icons that exist
+  expect(pngSize(await readFile(join(outDir, 'share.png')))).toEqual({ width: 1200, height: 630 });
+  expect(pngSize(await readFile(join(outDir, 'apple-touch-icon.png')))).toEqual({ width: 180, height: 180 });
+  const manifest = JSON.parse(await readFile(join(outDir, 'site.webmanifest'), 'utf8')) as { name: string; start_url: string; theme_color: string; icons: Array<{ src: string; sizes: string; type: string }> };
+  expect(manifest).toMatchObject({ short_name: 'Sonde', start_url: '/', theme_color: '#ffffff' });
+  const pngIcons = manifest.icons.filter((icon) => icon.type === 'image/png');
+  expect(pngIcons.map((icon) => icon.sizes)).toEqual(['192x192', '512x512']);
+  for (const icon of pngIcons) {
+    const [width, height] = icon.sizes.split('x').map(Number);
+    expect(pngSize(await readFile(join(outDir, icon.src.slice(1)))), icon.src).toEqual({ width, height });
+  }
 
   // JSON-LD: every block parses; Organization and WebSite everywhere; FAQPage and the Offer on /
   for (const [route, { file }] of Object.entries(pages)) {

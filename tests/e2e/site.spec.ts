@@ -104,6 +104,29 @@ test.describe('prerendered pages', () => {
     expect(response?.url()).toMatch(/\/terms$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of Service');
   });
+
+  test('the server answers the discovery files, the share image and the icons with their types (issue #13)', async ({ request }) => {
+    const expected: Record<string, RegExp> = {
+      '/sitemap.xml': /^application\/xml/,
+      '/robots.txt': /^text\/plain/,
+      '/llms.txt': /^text\/plain/,
+      '/llms-full.txt': /^text\/plain/,
+      '/.well-known/security.txt': /^text\/plain/,
+      '/site.webmanifest': /^application\/manifest\+json/,
+      '/share.png': /^image\/png$/,
+      '/icon-192.png': /^image\/png$/,
+      '/icon-512.png': /^image\/png$/,
+      '/apple-touch-icon.png': /^image\/png$/,
+    };
+    for (const [path, type] of Object.entries(expected)) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(200);
+      expect(response.headers()['content-type'], path).toMatch(type);
+    }
+    // a share preview fetches the image named in og:image, on the page's own origin
+    const home = await (await request.get('/')).text();
+    expect(/<meta property="og:image" content="https:\/\/sonde\.dev\/share\.png"/.test(home)).toBe(true);
+  });
 });
 
 test.describe('accessibility', () => {
