@@ -18,6 +18,15 @@ const ANALYTICS_PORT = 4181;
 const DEV_PORT = 4182;
 
 const chromium = '/usr/bin/chromium';
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 function server(name: string, port: number, env: Record<string, string>) {
   const outDir = `.e2e/${name}`;
@@ -54,15 +63,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       ...(existsSync(chromium) ? { executablePath: chromium } : {}),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      args: chromiumArgs,
     },
   },
   projects: [
@@ -74,7 +75,15 @@ export default defineConfig({
     {
       name: 'analytics',
       testMatch: /consent\.spec\.ts/,
-      use: { baseURL: `http://127.0.0.1:${ANALYTICS_PORT}` },
+      use: {
+        baseURL: `http://127.0.0.1:${ANALYTICS_PORT}`,
+        // posthog-js drops every event of a browser that says it is automated (navigator.webdriver);
+        // this one says it is not, so the SDK runs its whole path as for a visitor, recording included.
+        launchOptions: {
+          ...(existsSync(chromium) ? { executablePath: chromium } : {}),
+          args: [...chromiumArgs, '--disable-blink-features=AutomationControlled'],
+        },
+      },
     },
     {
       name: 'dev',

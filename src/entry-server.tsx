@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/App';
+import { pages } from '@/app/routes';
 import { SECURITY_EMAIL, SITE_URL } from '@/config/site';
 import { llmsText } from '@/content/llmsText';
 import { indexableRoutes, pageMeta } from '@/content/pageMeta';
@@ -20,7 +21,16 @@ export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/terms',
 export const notFoundPath = '/404';
 
 /**
- * Renders one route to HTML, as a visitor with nothing stored and no GPC signal first sees it; the
+ * Loads every page's chunk (issue #13: one per route), so that {@link render} renders each page
+ * completely, never a Suspense fallback. Call once before rendering.
+ * @returns rejects when a page's module cannot be loaded
+ */
+export async function loadPages(): Promise<void> {
+  await Promise.all(pages.map((page) => page.preload()));
+}
+
+/**
+ * Renders one route to HTML (after {@link loadPages}), as a visitor with nothing stored and no GPC signal first sees it; the
  * browser then hydrates it (src/main.tsx). Hoisted elements (`<title>`, `<meta>`) come first.
  * @param url - a path of the site, e.g. `/privacy`
  */

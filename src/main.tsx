@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/App';
+import { preloadRoute } from '@/app/routes';
 import { loadStatelyInspector } from '@/context/inspect';
 import '@/styles/theme.css';
 import '@/styles/global.css';
@@ -9,8 +10,18 @@ import '@/styles/global.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// In a build the inspector is never wanted, so this resolves at once with undefined.
-void loadStatelyInspector().then((inspect) => {
+// In a build the inspector is never wanted, so this resolves at once with undefined. The page's chunk
+// (issue #13: one per route; the prerendered HTML preloads it) is fetched before the first render, so
+// hydration renders exactly the prerendered page without suspending. If it cannot be fetched, the app
+// renders anyway and the layout's error boundary says so.
+const page = preloadRoute(window.location.pathname).then(
+  () => true,
+  (error: unknown) => {
+    console.error('[page] could not be loaded:', error);
+    return false;
+  },
+);
+void Promise.all([loadStatelyInspector(), page]).then(([inspect, pageLoaded]) => {
   const app = (
     <StrictMode>
       <BrowserRouter>
@@ -20,7 +31,7 @@ void loadStatelyInspector().then((inspect) => {
   );
   // scripts/build.mjs prerenders each route; the HTML of another path (a host's fallback page, a
   // trailing slash) is not this route's, so it is rendered afresh instead of hydrated.
-  if (root.dataset.prerendered === window.location.pathname) {
+  if (pageLoaded && root.dataset.prerendered === window.location.pathname) {
     // A transition: hydration yields to the browser between components, keeping long tasks short.
     startTransition(() => {
       hydrateRoot(root, app);

@@ -8,8 +8,10 @@ import { server } from '../mocks/node';
 import { fakePosthog } from './support/fakePosthog';
 import { network, recordNetwork } from './support/network';
 
-// No test loads the real PostHog SDK: the one fake of tests/support stands in for it, reset after each test.
-vi.mock('posthog-js/dist/module.full.no-external', async () => ({ default: (await import('./support/fakePosthog')).fakePosthog }));
+// No test loads the real PostHog SDK or its recorder: the one fake of tests/support stands in for the SDK's
+// chunk (src/services/posthogSdk.ts), reset after each test; the recorder's chunk is empty.
+vi.mock('@/services/posthogSdk', async () => ({ posthog: (await import('./support/fakePosthog')).fakePosthog, extensionClasses: {} }));
+vi.mock('@/services/posthogRecorder', () => ({}));
 
 const inBrowserEnvironment = typeof window !== 'undefined';
 

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Footer } from '@/components/Footer';
@@ -29,7 +30,11 @@ export function Layout() {
           resetKeys={[pathname]}
           onError={(error) => console.error('[page] could not be shown:', error)}
         >
-          <Outlet />
+          {/* A page whose chunk is not in yet (issue #13) suspends here; navigations run in a transition,
+              so the page being left stays up until the next one can render. */}
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
         </ErrorBoundary>
       </main>
       <Footer />

@@ -36,6 +36,13 @@ export const IP_LOOKUP_TIMEOUT_MS = 5000;
 export const OPT_OUT_TOAST_MS = 3000;
 
 /**
+ * Not in the spec (issue #13): PostHog loads after the page's load event, in the browser's next idle
+ * period, and at the latest this many ms after the load event when the page is never idle. The session
+ * recorder then loads in the idle period after that, with the same limit.
+ */
+export const ANALYTICS_IDLE_TIMEOUT_MS = 3000;
+
+/**
  * Not in the spec (issue #12): the submission call is given up after this many ms. The invite visitor
  * then goes to /thank-you, the privacy visitor sees the error and can retry; the request is kept in the
  * outbox and sent again either way.

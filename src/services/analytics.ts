@@ -1,10 +1,15 @@
-import type { PostHog } from 'posthog-js/dist/module.full.no-external';
-import { POSTHOG_HOST, POSTHOG_KEY } from '@/config/site';
+import { ANALYTICS_IDLE_TIMEOUT_MS, POSTHOG_HOST, POSTHOG_KEY } from '@/config/site';
+import type { PostHog, PostHogConfig } from './posthogSdk';
 
 /**
  * PostHog behind one service (spec §7.3). The SDK is fetched with a dynamic import only when tracking
  * is allowed and `VITE_POSTHOG_KEY` is set, so it is never in the first-load bundle and never fetched
  * for a visitor who opted out or sends GPC.
+ *
+ * It never costs the visitor the page (issue #13): nothing of PostHog is requested before the load
+ * event. The SDK (src/services/posthogSdk.ts: the slim entry point with two extensions) loads in the
+ * first idle period after it, and the session recorder (src/services/posthogRecorder.ts) in the idle
+ * period after that; recording starts only then, never inside the load window.
  *
  * This module keeps no state of its own: each period of allowed tracking is one {@link AnalyticsSession},
  * owned by the consent machine's invoked `analytics` actor (machines/consentMachine.ts), which starts it
@@ -26,9 +31,9 @@ export interface AnalyticsEvent {
 
 /** One period of allowed tracking: from entering the consent machine's `accepted` state to leaving it. */
 export interface AnalyticsSession {
-  /** Sends the event while the session runs; afterwards does nothing. Never throws. */
+  /** Sends the event while the session runs (once the SDK has loaded); afterwards does nothing. Never throws. */
   capture(event: AnalyticsEvent): void;
-  /** Ends the session: nothing is captured or sent from this call on, and session recording stops. Never throws. */
+  /** Ends the session: nothing is loaded, captured or sent from this call on, and session recording stops. Never throws. */
   stop(): void;
 }
 
@@ -38,13 +43,29 @@ export function isAnalyticsConfigured(): boolean {
 }
 
 /**
+ * Resolves after the page's load event, in the browser's next idle period (`requestIdleCallback`), or
+ * ANALYTICS_IDLE_TIMEOUT_MS ms after the load event at the latest. Where the browser has no
+ * `requestIdleCallback` (Safari), in the task after the load event. Never rejects.
+ */
+export function afterLoadWhenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    const whenIdle = () => {
+      if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => resolve(), { timeout: ANALYTICS_IDLE_TIMEOUT_MS });
+      else setTimeout(resolve, 0);
+    };
+    if (document.readyState === 'complete') whenIdle();
+    else window.addEventListener('load', whenIdle, { once: true });
+  });
+}
+
+/**
  * Imports the SDK (cached by the module loader after the first call) and initialises it once, or points
  * an already initialised SDK at the new session's gate. Resolves to null, logged, when the import fails.
  */
 async function loadPostHog(key: string, gate: (event: { event: string } | null) => unknown): Promise<PostHog | null> {
   try {
-    const { default: posthog } = await import('posthog-js/dist/module.full.no-external');
-    const beforeSend = gate as NonNullable<Parameters<PostHog['set_config']>[0]['before_send']>;
+    const { posthog, extensionClasses } = await import('./posthogSdk');
+    const beforeSend = gate as NonNullable<PostHogConfig['before_send']>;
     if (posthog.__loaded) {
       posthog.set_config({ before_send: beforeSend });
       return posthog;
@@ -55,6 +76,8 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
       person_profiles: 'identified_only',
       capture_pageview: 'history_change', // page views, including client-side route changes
       capture_pageleave: true,
+      // Started by startAnalyticsSession once the recorder's chunk is in (issue #13), not by init.
+      disable_session_recording: true,
       session_recording: { recordCrossOriginIframes: false },
       // Not in spec §7.3's list, so off: click autocapture, surveys, exceptions, heatmaps, dead clicks.
       autocapture: false,
@@ -62,11 +85,12 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
       capture_exceptions: false,
       capture_heatmaps: false,
       capture_dead_clicks: false,
-      // No script from PostHog's CDN at run time: this build bundles the recorder.
+      // No script from PostHog's CDN at run time: the recorder is a chunk of this build.
       disable_external_dependency_loading: true,
       // With batching, an event captured just before an opt-out would still leave afterwards.
       request_batching: false,
       before_send: beforeSend,
+      __extensionClasses: extensionClasses,
     });
     return posthog;
   } catch (error) {
@@ -75,28 +99,36 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
   }
 }
 
+/** Loads the session recorder's chunk in an idle period, then starts recording if the session still runs. */
+async function startRecording(posthog: PostHog, isRunning: () => boolean): Promise<void> {
+  try {
+    await afterLoadWhenIdle();
+    if (!isRunning()) return;
+    await import('./posthogRecorder');
+    if (isRunning() && !posthog.sessionRecordingStarted()) posthog.startSessionRecording();
+  } catch (error) {
+    console.warn('[analytics] could not start session recording', error);
+  }
+}
+
 /**
- * Starts a period of allowed tracking (spec §4 'accepted', §7.3): loads PostHog on first use, then
- * captures page views and page leaves and records the session until {@link AnalyticsSession.stop}.
- * Without a configured key the session does nothing. Never throws.
+ * Starts a period of allowed tracking (spec §4 'accepted', §7.3): loads PostHog after the load event
+ * when the page is idle, then captures page views and page leaves, and records the session from the
+ * next idle period, until {@link AnalyticsSession.stop}. Without a configured key the session does
+ * nothing. Never throws.
  */
 export function startAnalyticsSession(): AnalyticsSession {
   let running = true;
+  const isRunning = () => running;
   const key = POSTHOG_KEY;
-  const ready: Promise<PostHog | null> = key
-    ? loadPostHog(key, (event) => (running ? event : null)).then((posthog) => {
-        try {
-          if (posthog && running && !posthog.sessionRecordingStarted()) posthog.startSessionRecording();
-        } catch (error) {
-          console.warn('[analytics] could not start session recording', error);
-        }
-        return posthog;
-      })
+  const sdk: Promise<PostHog | null> = key
+    ? afterLoadWhenIdle().then(() => (running ? loadPostHog(key, (event) => (running ? event : null)) : null))
     : Promise.resolve(null);
+  const recording = sdk.then((posthog) => (posthog && running ? startRecording(posthog, isRunning) : undefined));
 
   return {
     capture({ event, properties }) {
-      void ready.then((posthog) => {
+      void sdk.then((posthog) => {
         try {
           if (running) posthog?.capture(event, { ...properties });
         } catch (error) {
@@ -106,7 +138,7 @@ export function startAnalyticsSession(): AnalyticsSession {
     },
     stop() {
       running = false;
-      void ready.then((posthog) => {
+      void Promise.all([sdk, recording]).then(([posthog]) => {
         try {
           posthog?.stopSessionRecording();
         } catch (error) {

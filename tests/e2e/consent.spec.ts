@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
+import { postHogAnswer } from '../../scripts/posthogStandIn';
 import { E2E_POSTHOG_HOST } from './constants';
 import { expect, fillInviteForm, test, uniqueEmail } from './fixtures';
 
@@ -8,12 +9,13 @@ const POSTHOG_HOST = new URL(E2E_POSTHOG_HOST).hostname;
 const OPT_OUT = 'Do Not Sell or Share My Personal Information';
 const CONFIRMATION = 'You have opted out of tracking. Your preference has been saved.';
 
-/** Answers every PostHog request locally and records it. */
+/** Answers every PostHog request locally, as PostHog does (scripts/posthogStandIn.ts), and records it. */
 async function interceptPostHog(page: Page): Promise<Request[]> {
   const requests: Request[] = [];
   await page.route(`https://${POSTHOG_HOST}/**`, (route) => {
     requests.push(route.request());
-    return route.fulfill({ status: 200, contentType: 'application/json', body: '{}' });
+    const body = JSON.stringify(postHogAnswer(new URL(route.request().url()).pathname));
+    return route.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body });
   });
   page.on('request', (request) => {
     if (new URL(request.url()).hostname === POSTHOG_HOST && !requests.includes(request)) requests.push(request);
@@ -50,16 +52,51 @@ test.describe('tracking consent and PostHog in a real browser', () => {
       if (message.type() === 'warning') warnings.push(message.text());
     });
     await page.route(`https://${POSTHOG_HOST}/**`, (route) => route.abort('blockedbyclient'));
-    await page.route(/\/assets\/.*module\.full.*\.js$/, (route) => route.abort('blockedbyclient'));
+    await page.route(/\/assets\/posthog(Sdk|Recorder)-.*\.js$/, (route) => route.abort('blockedbyclient'));
     await page.goto('/#invite');
     const form = await fillInviteForm(page, uniqueEmail('posthog-blocked'));
     const stored = page.waitForResponse((response) => response.url().endsWith('/api/submissions') && response.status() === 201);
     await form.getByRole('button', { name: 'Request invite' }).click();
     await expect(page).toHaveURL(/\/thank-you$/);
     await stored;
+    // the SDK's chunk (asked for once the page is idle) was refused, and the site said so and went on without analytics
+    await expect.poll(() => warnings.some((text) => text.includes('[analytics] PostHog could not be loaded')), { timeout: 10_000 }).toBe(true);
     expect(errors).toEqual([]);
-    // the SDK's chunk was refused, and the site said so and went on without analytics
-    expect(warnings.some((text) => text.includes('[analytics] PostHog could not be loaded'))).toBe(true);
+  });
+
+  test('nothing of PostHog before the load event; the SDK, then the recorder, after it; events and recordings sent (issue #13)', async ({ page }) => {
+    const requests = await interceptPostHog(page);
+    const paths = () => requests.map((r) => new URL(r.url()).pathname);
+    await page.goto('/');
+    await expect.poll(() => paths().some((path) => path.startsWith('/e/')), { timeout: 10_000 }).toBe(true);
+    // the recorder sends what it has recorded as the visitor moves about
+    await expect(async () => {
+      await page.mouse.move(20 + Math.random() * 300, 100 + Math.random() * 300);
+      await page.mouse.wheel(0, 200);
+      expect(paths().some((path) => path.startsWith('/s/'))).toBe(true);
+    }).toPass({ timeout: 15_000 });
+    // memory persistence, recording included: PostHog keeps nothing in the browser's storage
+    expect((await storageKeys(page)).filter((k) => postHogKey.test(k))).toEqual([]);
+
+    // the browser's own clock: when the load event ended, and when each script was asked for
+    const timing = await page.evaluate(() => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return {
+        loadEventEnd: navigation.loadEventEnd,
+        resources: resources.map((r) => ({ name: r.name, startTime: r.startTime, responseEnd: r.responseEnd })),
+      };
+    });
+    const byName = (pattern: RegExp) => timing.resources.filter((r) => pattern.test(r.name));
+    const sdk = byName(/\/assets\/posthogSdk-.*\.js$/)[0];
+    const recorder = byName(/\/assets\/posthogRecorder-.*\.js$/)[0];
+    if (!sdk || !recorder) throw new Error(`PostHog's chunks were not both fetched: ${JSON.stringify({ sdk, recorder })}`);
+    expect(timing.loadEventEnd).toBeGreaterThan(0);
+    expect(sdk.startTime).toBeGreaterThanOrEqual(timing.loadEventEnd);
+    expect(recorder.startTime).toBeGreaterThanOrEqual(sdk.responseEnd);
+    // before the load event: nothing from PostHog's host and no PostHog chunk
+    const early = timing.resources.filter((r) => r.startTime < timing.loadEventEnd).map((r) => r.name);
+    expect(early.filter((name) => name.includes(POSTHOG_HOST) || /posthog/i.test(name))).toEqual([]);
   });
 
   test('with GPC on: no PostHog request over a visit and a submission, nothing stored, the notice shown', async ({ page }) => {

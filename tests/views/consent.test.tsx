@@ -23,11 +23,17 @@ function setGpc(on: boolean) {
 beforeEach(() => setGpc(false));
 afterEach(() => setGpc(false));
 
-/** Lets the dynamic import of the SDK settle. */
+/**
+ * Gives the SDK every chance to load: its chunk and the recorder's each wait for an idle period after the
+ * load event (src/services/analytics.ts; jsdom has no requestIdleCallback, so a task each), then a dynamic
+ * import. Twenty tasks are more than that chain needs; a test of "never loaded" waits this long.
+ */
 async function sdkSettled() {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
+  for (let task = 0; task < 20; task += 1) {
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+  }
 }
 
 describe('tracking consent in the views (spec §4, §7.3)', () => {
@@ -51,14 +57,12 @@ describe('tracking consent in the views (spec §4, §7.3)', () => {
   it("the footer button stores 'rejected', stops capture and recording, and shows the confirmation for 3000 ms", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { user } = renderApp('/', { fakeTimers: true });
-    await sdkSettled();
-    expect(posthog.recording).toBe(true);
+    await waitFor(() => expect(posthog.recording).toBe(true));
     await user.click(within(screen.getByRole('contentinfo')).getByRole('button', { name: OPT_OUT }));
 
     expect(screen.getByRole('status')).toHaveTextContent(CONFIRMATION);
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('rejected');
-    await sdkSettled();
-    expect(posthog.recording).toBe(false);
+    await waitFor(() => expect(posthog.recording).toBe(false));
     expect(posthog.isCapturing()).toBe(false);
     // opt_out_capturing() would write PostHog's own flag to localStorage (DESIGN.md §3)
     expect(posthog.optOutCalls).toBe(0);
@@ -94,7 +98,7 @@ describe('tracking consent in the views (spec §4, §7.3)', () => {
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('accepted');
     await waitFor(() => expect(posthog.sentEvents('invite_request_submitted')).toHaveLength(1));
     expect(posthog.sentEvents('invite_request_submitted')[0]!.properties).toEqual(network.delivered()[0]!.data);
-    expect(posthog.recording).toBe(true);
+    await waitFor(() => expect(posthog.recording).toBe(true));
   });
 
   it('with GPC on: the honoured-signal notice shows, and a submission sends no analytics event and stores nothing', async () => {

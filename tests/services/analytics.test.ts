@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as SiteConfig from '@/config/site';
+import { ANALYTICS_IDLE_TIMEOUT_MS } from '@/config/site';
+import { startAnalyticsSession } from '@/services/analytics';
+import { fakePosthog as posthog } from '../support/fakePosthog';
+
+// A key, as in a deployment; the SDK is the fake of tests/support (tests/setup.ts).
+vi.mock('@/config/site', async (importOriginal) => ({ ...(await importOriginal<typeof SiteConfig>()), POSTHOG_KEY: 'phc_test' }));
+
+/** The page as the browser has it while loading: readyState, and the idle callbacks asked for, run by the test. */
+let readyState: DocumentReadyState;
+let idleCallbacks: Array<{ run: () => void; timeout: number | undefined }>;
+
+beforeEach(() => {
+  readyState = 'loading';
+  idleCallbacks = [];
+  vi.spyOn(document, 'readyState', 'get').mockImplementation(() => readyState);
+  window.requestIdleCallback = ((callback: IdleRequestCallback, options?: IdleRequestOptions) => {
+    idleCallbacks.push({ run: () => callback({ didTimeout: false, timeRemaining: () => 50 }), timeout: options?.timeout });
+    return idleCallbacks.length;
+  }) as typeof window.requestIdleCallback;
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete (window as { requestIdleCallback?: unknown }).requestIdleCallback;
+});
+
+/** Lets the dynamic imports and promise chains that follow an event run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+function load() {
+  readyState = 'complete';
+  window.dispatchEvent(new Event('load'));
+}
+
+async function runIdleCallback() {
+  const next = idleCallbacks.shift();
+  if (!next) throw new Error('no idle callback was asked for');
+  next.run();
+  await settle();
+  return next;
+}
+
+describe('analytics loading (issue #13: PostHog never costs the visitor the page)', () => {
+  it('loads nothing before the load event, the SDK in the next idle period, and records from the idle period after', async () => {
+    const session = startAnalyticsSession();
+    session.capture({ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } });
+    await settle();
+    expect(idleCallbacks).toHaveLength(0); // nothing scheduled while the page loads
+    expect(posthog.initCalls).toBe(0);
+
+    load();
+    expect(idleCallbacks.map((c) => c.timeout)).toEqual([ANALYTICS_IDLE_TIMEOUT_MS]);
+    expect(posthog.initCalls).toBe(0); // the load event alone does not load it
+
+    await runIdleCallback();
+    expect(posthog.initCalls).toBe(1);
+    expect(posthog.config).toMatchObject({ disable_session_recording: true, disable_external_dependency_loading: true });
+    // the event captured while the page was loading is sent, not lost
+    expect(posthog.sentEvents('invite_request_submitted')).toEqual([{ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } }]);
+    expect(posthog.recording).toBe(false);
+
+    await runIdleCallback(); // the recorder's chunk, then recording
+    expect(posthog.recording).toBe(true);
+    session.stop();
+    await settle();
+    expect(posthog.recording).toBe(false);
+  });
+
+  it('a session stopped before the page is idle (an opt-out during load) never loads PostHog', async () => {
+    const session = startAnalyticsSession();
+    load();
+    session.stop();
+    await runIdleCallback();
+    expect(posthog.initCalls).toBe(0);
+    expect(idleCallbacks).toHaveLength(0);
+  });
+
+  it('stopped after the SDK loaded but before the recorder: the recorder is never started', async () => {
+    const session = startAnalyticsSession();
+    load();
+    await runIdleCallback();
+    expect(posthog.initCalls).toBe(1);
+    session.stop();
+    await runIdleCallback();
+    expect(posthog.recording).toBe(false);
+    expect(posthog.isCapturing()).toBe(false);
+  });
+
+  it('where the browser has no requestIdleCallback (Safari), loads in the task after the load event', async () => {
+    delete (window as { requestIdleCallback?: unknown }).requestIdleCallback;
+    startAnalyticsSession();
+    await settle();
+    expect(posthog.initCalls).toBe(0);
+    load();
+    await vi.waitFor(() => expect(posthog.recording).toBe(true));
+    expect(posthog.initCalls).toBe(1);
+  });
+});
