@@ -1,9 +1,16 @@
-// `npm run bench`: measures the budgets of DESIGN.md §4 on a production build, and exits non-zero when
-// one is missed. Results: printed, and written to .bench/results.json (git-ignored).
+// `npm run bench`: measures the budgets of DESIGN.md §4 on a production build as deployed, and exits
+// non-zero when one is missed. Results: printed, and written to .bench/results.json (git-ignored).
 //
-// - first-load JavaScript of `/` (entry + modulepreloads), gzip, and that PostHog/the inspector are not in it
+// The build has a PostHog key, and its PostHog host is a local stand-in (scripts/posthogStandIn.ts) that
+// answers the SDK's calls as PostHog does: config, flags, events (/e/) and recordings (/s/). So analytics
+// is on, for Lighthouse as for a default visitor (issue #13).
+//
+// - first-load JavaScript of every route (entry + modulepreloads), gzip, and that PostHog/the inspector
+//   are not in it
+// - in Chromium, every route: nothing of PostHog (chunk or call) before the load event, and when the SDK,
+//   its first call and the recorder come after it
 // - Lighthouse 13 (mobile preset: simulated slow 4G, 4x CPU), every route, median of 3 runs: the four
-//   category scores, LCP, CLS, TBT
+//   category scores, LCP, CLS, TBT, bytes transferred, and the PostHog calls made during the runs
 // - submit → /thank-you with a healthy endpoint (the Sonde server), the IP service hanging, the form
 //   filled in more than 5 s before: p50 and p90 over 11 submissions, without and with 4x CPU slowdown
 // - POST /api/submissions: accepted submissions per second and p50/p99 latency, 20 concurrent clients
@@ -23,6 +30,7 @@ import postgres from 'postgres';
 import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender } from './build.mjs';
+import { startPostHogStandIn } from './posthogStandIn.ts';
 
 const run = promisify(execFile);
 const OUT = '.bench';
@@ -30,6 +38,17 @@ const DIST = join(OUT, 'dist');
 const PORT = 4190;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const ROUTES = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];
+/** The prerendered HTML file of each route, in the build. */
+const ROUTE_HTML = { '/': 'index.html', '/privacy': 'privacy.html', '/privacy-request': 'privacy-request.html', '/terms': 'terms.html', '/thank-you': 'thank-you.html' };
+/** First-load JavaScript budgets, KB (1,024 bytes) gzip (DESIGN.md §4). */
+const FIRST_LOAD_BUDGET_KB = { '/': 115, other: 90 };
+const POSTHOG_PORT = PORT + 2;
+const POSTHOG_KEY = 'phc_bench_key';
+/** How long to wait for the SDK's first event after the load event, ms. */
+const POSTHOG_WAIT_MS = 15_000;
+// A phone's Chrome: Lighthouse's own user agent says "Chrome-Lighthouse", and posthog-js drops the events
+// of such bots (and of browsers reporting navigator.webdriver); this one is measured as a visitor.
+const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36';
 const LIGHTHOUSE_RUNS = 3;
 const SUBMISSIONS = 11;
 const API_CONNECTIONS = 20;
@@ -48,35 +67,85 @@ const check = (name, value, limit, unit, ok = value <= limit) => {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
-async function buildSite() {
-  await rm(OUT, { recursive: true, force: true });
+/** Builds the site as deployed: with a PostHog key, its host the local stand-in at `postHogOrigin`. */
+async function buildSite(postHogOrigin) {
+  await rm(DIST, { recursive: true, force: true });
+  process.env.VITE_POSTHOG_KEY = POSTHOG_KEY;
+  process.env.VITE_POSTHOG_HOST = postHogOrigin;
   await buildAndPrerender({ outDir: DIST, logLevel: 'warn' });
 }
 
+/**
+ * The JavaScript each route's prerendered HTML loads before any interaction: its module scripts and
+ * modulepreloads, gzip (level 9 as the build's .gz copies). Checks the budgets, and that no PostHog or
+ * inspector code is among them.
+ * @returns per route: the files and their total, KB (1,024 bytes) gzip
+ */
 async function firstLoadJavaScript() {
-  const html = await readFile(join(DIST, 'index.html'), 'utf8');
-  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
-  let gzip = 0;
-  let leaked = [];
-  for (const file of files) {
-    const code = await readFile(join(DIST, file));
-    gzip += gzipSync(code).length;
-    if (/\$pageleave|rrweb|stately\.ai\/inspect/.test(code.toString())) leaked.push(file);
+  const perRoute = {};
+  for (const route of ROUTES) {
+    const html = await readFile(join(DIST, ROUTE_HTML[route]), 'utf8');
+    const files = [...new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]))];
+    let gzip = 0;
+    const leaked = [];
+    for (const file of files) {
+      const code = await readFile(join(DIST, file));
+      gzip += gzipSync(code, { level: 9 }).length;
+      if (/\$pageleave|rrweb|stately\.ai\/inspect/.test(code.toString())) leaked.push(file);
+    }
+    const kb = +(gzip / 1024).toFixed(1);
+    check(`first-load JS of ${route} (gzip)`, kb, FIRST_LOAD_BUDGET_KB[route] ?? FIRST_LOAD_BUDGET_KB.other, 'KB');
+    check(`PostHog or inspector in first load of ${route}`, leaked.length, 0, 'files');
+    perRoute[route] = { gzipKB: kb, files };
   }
-  const kb = gzip / 1024;
-  check('first-load JS of / (gzip)', +kb.toFixed(1), 115, 'KB');
-  check('PostHog or inspector in first load', leaked.length, 0, 'files');
-  return { files, gzipKB: +kb.toFixed(1) };
+  return perRoute;
 }
 
-async function lighthouse(route) {
+/**
+ * When PostHog's parts arrive on each route, in Chromium as a default visitor (tracking allowed): the
+ * load event's end, the SDK chunk's request, the first call to the PostHog host, the recorder chunk's
+ * request, all ms since navigation start, from the browser's own clock (resource timing) and the
+ * stand-in's log. Counts everything of PostHog requested before the load event (budget: 0).
+ * @throws when the SDK sends no event within POSTHOG_WAIT_MS
+ */
+async function postHogTiming(route, standIn) {
+  const browser = await chromium.launch({ executablePath: CHROME, args: [...CHROME_ARGS, '--disable-blink-features=AutomationControlled'] });
+  try {
+    const page = await browser.newPage({ userAgent: MOBILE_USER_AGENT });
+    const since = Date.now();
+    await page.goto(`${ORIGIN}${route}`);
+    const deadline = Date.now() + POSTHOG_WAIT_MS;
+    while (!standIn.calls.some((call) => call.at >= since && call.path.startsWith('/e/'))) {
+      if (Date.now() > deadline) throw new Error(`no PostHog event from ${route} within ${POSTHOG_WAIT_MS} ms`);
+      await page.waitForTimeout(100);
+    }
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => /posthogRecorder-/.test(r.name)), null, { timeout: POSTHOG_WAIT_MS });
+    const timing = await page.evaluate(() => ({
+      timeOrigin: performance.timeOrigin,
+      loadEventEnd: performance.getEntriesByType('navigation')[0].loadEventEnd,
+      resources: performance.getEntriesByType('resource').map((r) => ({ name: r.name, startTime: r.startTime })),
+    }));
+    const startOf = (pattern) => timing.resources.find((r) => pattern.test(r.name))?.startTime;
+    const calls = standIn.calls.filter((call) => call.at >= since).map((call) => call.at - timing.timeOrigin);
+    const early = timing.resources.filter((r) => r.startTime < timing.loadEventEnd && /posthog/i.test(r.name)).length
+      + calls.filter((at) => at < timing.loadEventEnd).length;
+    check(`PostHog requests before the load event, ${route}`, early, 0, '');
+    const ms = (x) => (x === undefined ? null : Math.round(x));
+    return { loadEventEndMs: ms(timing.loadEventEnd), sdkRequestedMs: ms(startOf(/posthogSdk-/)), firstCallMs: ms(Math.min(...calls)), recorderRequestedMs: ms(startOf(/posthogRecorder-/)), beforeLoadEvent: early };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function lighthouse(route, standIn) {
   const runs = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
     const output = join(OUT, `lh-${route.replace(/\W/g, '_') || 'home'}-${i}.json`);
+    const callsBefore = standIn.calls.length;
     await run(
       'npx',
       ['lighthouse', `${ORIGIN}${route}`, '--quiet', '--output=json', `--output-path=${output}`,
-        `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`,
+        `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`, `--emulatedUserAgent=${MOBILE_USER_AGENT}`,
         '--only-categories=performance,accessibility,best-practices,seo'],
       { env: { ...process.env, ...(CHROME ? { CHROME_PATH: CHROME } : {}) }, maxBuffer: 64 * 1024 * 1024 },
     );
@@ -89,6 +158,8 @@ async function lighthouse(route) {
       lcpMs: report.audits['largest-contentful-paint'].numericValue,
       cls: report.audits['cumulative-layout-shift'].numericValue,
       tbtMs: report.audits['total-blocking-time'].numericValue,
+      transferKB: report.audits['total-byte-weight'].numericValue / 1024,
+      postHogCalls: standIn.calls.length - callsBefore,
     });
   }
   const result = Object.fromEntries(Object.keys(runs[0]).map((key) => [key, +median(runs.map((r) => r[key])).toFixed(3)]));
@@ -265,17 +336,23 @@ async function apiBenchmarks() {
   return runs;
 }
 
+await rm(OUT, { recursive: true, force: true });
 await mkdir(OUT, { recursive: true });
-console.log('building…');
-await buildSite();
+const standIn = await startPostHogStandIn(POSTHOG_PORT);
+console.log(`building with PostHog key ${POSTHOG_KEY}, host ${standIn.origin} (the local stand-in)…`);
+await buildSite(standIn.origin);
 const bundle = await firstLoadJavaScript(); // always: cheap, and the build is needed anyway
-const results = { bundle, lighthouse: {}, submit: {}, api: {} };
-if (wants('lighthouse') || wants('submit')) {
+const results = { bundle, postHog: {}, lighthouse: {}, submit: {}, api: {} };
+if (wants('lighthouse') || wants('size') || wants('submit')) {
   const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
   try {
+    for (const route of wants('lighthouse') || wants('size') ? ROUTES : []) {
+      console.log(`PostHog timing ${route}…`);
+      results.postHog[route] = await postHogTiming(route, standIn);
+    }
     for (const route of wants('lighthouse') ? ROUTES : []) {
       console.log(`lighthouse ${route} ×${LIGHTHOUSE_RUNS}…`);
-      results.lighthouse[route] = await lighthouse(route);
+      results.lighthouse[route] = await lighthouse(route, standIn);
     }
     for (const slowdown of wants('submit') ? [1, 4] : []) {
       console.log(`submit → /thank-you ×${SUBMISSIONS}, CPU ${slowdown}x…`);
@@ -288,6 +365,7 @@ if (wants('lighthouse') || wants('submit')) {
     await server.stop();
   }
 }
+await standIn.stop();
 if (wants('api')) results.api = await apiBenchmarks();
 
 results.budgets = budgets;
@@ -296,6 +374,18 @@ if (wants('api')) {
   console.log('\nPOST /api/submissions    accepted/s   p50 ms   p99 ms   201s    rows   non-2xx');
   for (const [engine, r] of Object.entries(results.api)) {
     console.log(`${engine.padEnd(24)} ${String(r.acceptedPerSecond).padStart(10)} ${String(r.p50Ms).padStart(8)} ${String(r.p99Ms).padStart(8)} ${String(r.accepted).padStart(6)} ${String(r.stored).padStart(7)} ${String(r.non2xx).padStart(9)}`);
+  }
+}
+const pad = (value, width) => String(value ?? '–').padStart(width);
+console.log('\nroute               first-load JS KB   load event ms   SDK ms   1st call ms   recorder ms');
+for (const route of ROUTES) {
+  const p = results.postHog[route] ?? {};
+  console.log(`${route.padEnd(20)}${pad(bundle[route].gzipKB, 16)}${pad(p.loadEventEndMs, 16)}${pad(p.sdkRequestedMs, 9)}${pad(p.firstCallMs, 14)}${pad(p.recorderRequestedMs, 14)}`);
+}
+if (Object.keys(results.lighthouse).length > 0) {
+  console.log('\nLighthouse (median of 3)  perf  a11y  b.p.   SEO   LCP ms    CLS   TBT ms   transfer KB   PostHog calls');
+  for (const [route, r] of Object.entries(results.lighthouse)) {
+    console.log(`${route.padEnd(25)}${pad(r.performance, 6)}${pad(r.accessibility, 6)}${pad(r.bestPractices, 6)}${pad(r.seo, 6)}${pad(Math.round(r.lcpMs), 9)}${pad(r.cls, 7)}${pad(Math.round(r.tbtMs), 9)}${pad(r.transferKB.toFixed(0), 14)}${pad(r.postHogCalls, 16)}`);
   }
 }
 console.log('\nbudget                                                          value      limit');
