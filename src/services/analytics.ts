@@ -7,9 +7,10 @@ import type { PostHog, PostHogConfig } from './posthogSdk';
  * for a visitor who opted out or sends GPC.
  *
  * It never costs the visitor the page (issue #13): nothing of PostHog is requested before the load
- * event. The SDK (src/services/posthogSdk.ts: the slim entry point with two extensions) loads in the
- * first idle period after it, and the session recorder (src/services/posthogRecorder.ts) in the idle
- * period after that; recording starts only then, never inside the load window.
+ * event. Four steps, each in an idle period of its own (so no two are one long task): importing the
+ * SDK (src/services/posthogSdk.ts: the slim entry point with two extensions), initialising it,
+ * importing the session recorder (src/services/posthogRecorder.ts), and starting the recording; so
+ * recording never starts inside the load window.
  *
  * This module keeps no state of its own: each period of allowed tracking is one {@link AnalyticsSession},
  * owned by the consent machine's invoked `analytics` actor (machines/consentMachine.ts), which starts it
@@ -59,12 +60,16 @@ export function afterLoadWhenIdle(): Promise<void> {
 }
 
 /**
- * Imports the SDK (cached by the module loader after the first call) and initialises it once, or points
- * an already initialised SDK at the new session's gate. Resolves to null, logged, when the import fails.
+ * Imports the SDK (cached by the module loader after the first call) and, in the next idle period,
+ * initialises it once, or points an already initialised SDK at the new session's gate. Resolves to null
+ * when the session ended meanwhile, and to null, logged, when the import fails.
  */
-async function loadPostHog(key: string, gate: (event: { event: string } | null) => unknown): Promise<PostHog | null> {
+async function loadPostHog(key: string, gate: (event: { event: string } | null) => unknown, isRunning: () => boolean): Promise<PostHog | null> {
   try {
     const { posthog, extensionClasses } = await import('./posthogSdk');
+    // Evaluating the chunk and initialising the SDK are each a long task on a slow phone: not one task.
+    await afterLoadWhenIdle();
+    if (!isRunning()) return null;
     const beforeSend = gate as NonNullable<PostHogConfig['before_send']>;
     if (posthog.__loaded) {
       posthog.set_config({ before_send: beforeSend });
@@ -105,6 +110,7 @@ async function startRecording(posthog: PostHog, isRunning: () => boolean): Promi
     await afterLoadWhenIdle();
     if (!isRunning()) return;
     await import('./posthogRecorder');
+    await afterLoadWhenIdle(); // the first snapshot of the page in a task of its own, not the chunk's
     if (isRunning() && !posthog.sessionRecordingStarted()) posthog.startSessionRecording();
   } catch (error) {
     console.warn('[analytics] could not start session recording', error);
@@ -122,7 +128,7 @@ export function startAnalyticsSession(): AnalyticsSession {
   const isRunning = () => running;
   const key = POSTHOG_KEY;
   const sdk: Promise<PostHog | null> = key
-    ? afterLoadWhenIdle().then(() => (running ? loadPostHog(key, (event) => (running ? event : null)) : null))
+    ? afterLoadWhenIdle().then(() => (running ? loadPostHog(key, (event) => (running ? event : null), isRunning) : null))
     : Promise.resolve(null);
   const recording = sdk.then((posthog) => (posthog && running ? startRecording(posthog, isRunning) : undefined));
 

@@ -42,7 +42,7 @@ async function runIdleCallback() {
 }
 
 describe('analytics loading (issue #13: PostHog never costs the visitor the page)', () => {
-  it('loads nothing before the load event, the SDK in the next idle period, and records from the idle period after', async () => {
+  it('loads nothing before the load event; then, each in an idle period of its own: the SDK, its init, the recorder, recording', async () => {
     const session = startAnalyticsSession();
     session.capture({ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } });
     await settle();
@@ -53,14 +53,18 @@ describe('analytics loading (issue #13: PostHog never costs the visitor the page
     expect(idleCallbacks.map((c) => c.timeout)).toEqual([ANALYTICS_IDLE_TIMEOUT_MS]);
     expect(posthog.initCalls).toBe(0); // the load event alone does not load it
 
-    await runIdleCallback();
+    await runIdleCallback(); // the SDK's chunk
+    expect(posthog.initCalls).toBe(0);
+    await runIdleCallback(); // its init, in the next idle period
     expect(posthog.initCalls).toBe(1);
     expect(posthog.config).toMatchObject({ disable_session_recording: true, disable_external_dependency_loading: true });
     // the event captured while the page was loading is sent, not lost
     expect(posthog.sentEvents('invite_request_submitted')).toEqual([{ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } }]);
     expect(posthog.recording).toBe(false);
 
-    await runIdleCallback(); // the recorder's chunk, then recording
+    await runIdleCallback(); // the recorder's chunk
+    expect(posthog.recording).toBe(false);
+    await runIdleCallback(); // recording starts in the idle period after
     expect(posthog.recording).toBe(true);
     session.stop();
     await settle();
@@ -76,9 +80,20 @@ describe('analytics loading (issue #13: PostHog never costs the visitor the page
     expect(idleCallbacks).toHaveLength(0);
   });
 
+  it('stopped between the SDK chunk and its init (an opt-out just then): PostHog is never initialised', async () => {
+    const session = startAnalyticsSession();
+    load();
+    await runIdleCallback();
+    session.stop();
+    await runIdleCallback();
+    expect(posthog.initCalls).toBe(0);
+    expect(idleCallbacks).toHaveLength(0);
+  });
+
   it('stopped after the SDK loaded but before the recorder: the recorder is never started', async () => {
     const session = startAnalyticsSession();
     load();
+    await runIdleCallback();
     await runIdleCallback();
     expect(posthog.initCalls).toBe(1);
     session.stop();
