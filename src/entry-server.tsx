@@ -7,6 +7,7 @@ import { SECURITY_EMAIL, SITE_URL } from '@/config/site';
 import { llmsText } from '@/content/llmsText';
 import { indexableRoutes, pageMeta } from '@/content/pageMeta';
 import { SHARE_IMAGE_PATH, shareCard, WEB_MANIFEST_PATH, webManifest } from '@/content/siteFiles';
+import { structuredData } from '@/content/structuredData';
 
 /**
  * Issue #13, for scripts/build.mjs: the site's origin, the routes the sitemap lists, each page's title,
@@ -27,6 +28,20 @@ export const notFoundPath = '/404';
  */
 export async function loadPages(): Promise<void> {
   await Promise.all(pages.map((page) => page.preload()));
+}
+
+/**
+ * The JSON-LD blocks of a route's page (issue #13): `Organization` and `WebSite` on every page, the FAQ
+ * and the beta offer on `/`. Data blocks, not scripts: the CSP's script-src does not apply to them and
+ * no browser runs them. Only the prerendered HTML has them (search engines read it); the app does not
+ * render them, so their content is not in the JavaScript of every route.
+ * @param route - a prerendered route, or `/404`
+ * @returns `<script type="application/ld+json">` elements, `<` escaped so no text can close one
+ */
+export function structuredDataHtml(route: string): string {
+  return structuredData(SITE_URL, route === '/')
+    .map((data) => `<script type="application/ld+json">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`)
+    .join('');
 }
 
 /**

@@ -1,15 +1,13 @@
 import { PRODUCT_NAME, SITE_URL } from '@/config/site';
 import { pageMeta, type MetaRoute } from '@/content/pageMeta';
 import { SHARE_IMAGE_ALT, SHARE_IMAGE_PATH, SHARE_IMAGE_SIZE } from '@/content/siteFiles';
-import { structuredData } from '@/content/structuredData';
-
-/** JSON in a `<script>` data block: `<` escaped so that no text can close the element. */
-const jsonLd = (data: object) => JSON.stringify(data).replace(/</g, '\\u003c');
 
 /**
  * A page's head (issue #13), hoisted by React into `<head>` (and by the prerender, scripts/build.mjs):
  * title, description, the absolute canonical URL, Open Graph tags with the build's share image, the
- * Twitter card, and `noindex` for pages that are not for search engines.
+ * Twitter card, and `noindex` for pages that are not for search engines. The JSON-LD blocks are not
+ * here: the build writes them into each prerendered page's head (src/entry-server.tsx), so that the
+ * FAQ and the pricing they quote are not in the JavaScript of every route.
  * @param route - the page's route in spec §2, or `/404`
  */
 export function PageMeta({ route }: { route: MetaRoute }) {
@@ -31,10 +29,6 @@ export function PageMeta({ route }: { route: MetaRoute }) {
       <meta property="og:image:height" content={String(SHARE_IMAGE_SIZE.height)} />
       <meta property="og:image:alt" content={SHARE_IMAGE_ALT} />
       <meta name="twitter:card" content="summary_large_image" />
-      {/* a data block, not a script: the CSP's script-src does not apply to it and no browser runs it */}
-      {structuredData(SITE_URL, route === '/').map((data, index) => (
-        <script key={index} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(data) }} />
-      ))}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { P50_LATENCY_CLAIM_MS, PRICE_PER_1000_QUERIES_USD, PRODUCT_NAME } from '@/config/site';
 import { light } from '@/styles/palette';
-import { hero } from './home';
+import { hero } from './hero';
 
 // Issue #13: what the build's share image and web manifest say, from the same typed content as the pages.
 
