@@ -52,6 +52,8 @@ const POSTHOG_WAIT_MS = 15_000;
 // of such bots (and of browsers reporting navigator.webdriver); this one is measured as a visitor.
 const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36';
 const LIGHTHOUSE_RUNS = 3;
+/** Attempts per Lighthouse run when Lighthouse itself asks to be run again (a lost trace). */
+const LIGHTHOUSE_ATTEMPTS = 3;
 const SUBMISSIONS = 11;
 const API_CONNECTIONS = 20;
 const API_SECONDS = 10;
@@ -147,14 +149,25 @@ async function lighthouse(route, standIn) {
   const runs = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
     const output = join(OUT, `lh-${route.replace(/\W/g, '_') || 'home'}-${i}.json`);
-    const callsBefore = standIn.calls.length;
-    await run(
-      'npx',
-      ['lighthouse', `${ORIGIN}${route}`, '--quiet', '--output=json', `--output-path=${output}`,
-        `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`, `--emulatedUserAgent=${MOBILE_USER_AGENT}`,
-        '--only-categories=performance,accessibility,best-practices,seo'],
-      { env: { ...process.env, ...(CHROME ? { CHROME_PATH: CHROME } : {}) }, maxBuffer: 64 * 1024 * 1024 },
-    );
+    let callsBefore;
+    for (let attempt = 1; ; attempt += 1) {
+      callsBefore = standIn.calls.length;
+      try {
+        await run(
+          'npx',
+          ['lighthouse', `${ORIGIN}${route}`, '--quiet', '--output=json', `--output-path=${output}`,
+            `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`, `--emulatedUserAgent=${MOBILE_USER_AGENT}`,
+            '--only-categories=performance,accessibility,best-practices,seo'],
+          { env: { ...process.env, ...(CHROME ? { CHROME_PATH: CHROME } : {}) }, maxBuffer: 64 * 1024 * 1024 },
+        );
+        break;
+      } catch (error) {
+        // Lighthouse sometimes loses the trace (NO_NAVSTART: "Please run Lighthouse again"): a run that
+        // measured nothing, not a result, so it is repeated; any other failure, or a third, stops the bench.
+        if (attempt >= LIGHTHOUSE_ATTEMPTS || !/run Lighthouse again/.test(String(error.stderr))) throw error;
+        console.log(`  Lighthouse could not trace ${route} (${String(error.stderr).match(/\(([A-Z_]+)\)/)?.[1] ?? 'error'}), running it again`);
+      }
+    }
     const report = JSON.parse(await readFile(output, 'utf8'));
     runs.push({
       performance: report.categories.performance.score * 100,
