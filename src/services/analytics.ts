@@ -7,10 +7,11 @@ import type { PostHog, PostHogConfig } from './posthogSdk';
  * for a visitor who opted out or sends GPC.
  *
  * It never costs the visitor the page (issue #13): nothing of PostHog is requested before the load
- * event. Four steps, each in an idle period of its own (so no two are one long task): importing the
- * SDK (src/services/posthogSdk.ts: the slim entry point with two extensions), initialising it,
- * importing the session recorder (src/services/posthogRecorder.ts), and starting the recording; so
- * recording never starts inside the load window.
+ * event. Five steps, each in an idle period of its own (so no two are one long task): importing the
+ * SDK (src/services/posthogSdk.ts: the slim entry point with two extensions), creating the page's first
+ * Intl object (which the SDK's first event would otherwise create), initialising the SDK, importing the
+ * session recorder (src/services/posthogRecorder.ts), and starting the recording; so recording never
+ * starts inside the load window.
  *
  * This module keeps no state of its own: each period of allowed tracking is one {@link AnalyticsSession},
  * owned by the consent machine's invoked `analytics` actor (machines/consentMachine.ts), which starts it
@@ -60,14 +61,21 @@ export function afterLoadWhenIdle(): Promise<void> {
 }
 
 /**
- * Imports the SDK (cached by the module loader after the first call) and, in the next idle period,
- * initialises it once, or points an already initialised SDK at the new session's gate. Resolves to null
- * when the session ended meanwhile, and to null, logged, when the import fails.
+ * Imports the SDK (cached by the module loader after the first call), creates the page's first Intl
+ * object in the next idle period and, in the one after, initialises the SDK once, or points an already
+ * initialised SDK at the new session's gate. Resolves to null when the session ended meanwhile, and to
+ * null, logged, when the import fails.
  */
 async function loadPostHog(key: string, gate: (event: { event: string } | null) => unknown, isRunning: () => boolean): Promise<PostHog | null> {
   try {
     const { posthog, extensionClasses } = await import('./posthogSdk');
     // Evaluating the chunk and initialising the SDK are each a long task on a slow phone: not one task.
+    await afterLoadWhenIdle();
+    if (!isRunning()) return null;
+    // posthog-js reads `$timezone` from Intl.DateTimeFormat on its first event, and a page's first Intl
+    // object costs 14–30 ms (ICU's start, docs/architecture.md): paid here, in an idle period of its own,
+    // rather than inside the task that captures the first page view.
+    Intl.DateTimeFormat().resolvedOptions();
     await afterLoadWhenIdle();
     if (!isRunning()) return null;
     const beforeSend = gate as NonNullable<PostHogConfig['before_send']>;

@@ -42,7 +42,7 @@ async function runIdleCallback() {
 }
 
 describe('analytics loading (issue #13: PostHog never costs the visitor the page)', () => {
-  it('loads nothing before the load event; then, each in an idle period of its own: the SDK, its init, the recorder, recording', async () => {
+  it('loads nothing before the load event; then, each in an idle period of its own: the SDK, the first Intl object, its init, the recorder, recording', async () => {
     const session = startAnalyticsSession();
     session.capture({ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } });
     await settle();
@@ -53,7 +53,12 @@ describe('analytics loading (issue #13: PostHog never costs the visitor the page
     expect(idleCallbacks.map((c) => c.timeout)).toEqual([ANALYTICS_IDLE_TIMEOUT_MS]);
     expect(posthog.initCalls).toBe(0); // the load event alone does not load it
 
+    const intl = vi.spyOn(Intl, 'DateTimeFormat');
     await runIdleCallback(); // the SDK's chunk
+    expect(posthog.initCalls).toBe(0);
+    expect(intl).not.toHaveBeenCalled();
+    await runIdleCallback(); // the page's first Intl object, which posthog-js's first event would create
+    expect(intl).toHaveBeenCalledTimes(1);
     expect(posthog.initCalls).toBe(0);
     await runIdleCallback(); // its init, in the next idle period
     expect(posthog.initCalls).toBe(1);
@@ -80,10 +85,13 @@ describe('analytics loading (issue #13: PostHog never costs the visitor the page
     expect(idleCallbacks).toHaveLength(0);
   });
 
-  it('stopped between the SDK chunk and its init (an opt-out just then): PostHog is never initialised', async () => {
+  it.each([
+    ['its chunk', 1],
+    ['the first Intl object', 2],
+  ])('stopped between the SDK (after %s) and its init (an opt-out just then): PostHog is never initialised', async (_step, idlePeriods) => {
     const session = startAnalyticsSession();
     load();
-    await runIdleCallback();
+    for (let i = 0; i < idlePeriods; i += 1) await runIdleCallback();
     session.stop();
     await runIdleCallback();
     expect(posthog.initCalls).toBe(0);
@@ -93,8 +101,7 @@ describe('analytics loading (issue #13: PostHog never costs the visitor the page
   it('stopped after the SDK loaded but before the recorder: the recorder is never started', async () => {
     const session = startAnalyticsSession();
     load();
-    await runIdleCallback();
-    await runIdleCallback();
+    for (let i = 0; i < 3; i += 1) await runIdleCallback(); // the SDK's chunk, the first Intl object, init
     expect(posthog.initCalls).toBe(1);
     session.stop();
     await runIdleCallback();
