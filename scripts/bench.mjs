@@ -29,7 +29,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
-import { buildSite as buildAndPrerender } from './build.mjs';
+import { buildSite as buildAndPrerender, htmlFileOf } from './build.mjs';
 import { startPostHogStandIn } from './posthogStandIn.ts';
 
 const run = promisify(execFile);
@@ -38,8 +38,6 @@ const DIST = join(OUT, 'dist');
 const PORT = 4190;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const ROUTES = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];
-/** The prerendered HTML file of each route, in the build. */
-const ROUTE_HTML = { '/': 'index.html', '/privacy': 'privacy.html', '/privacy-request': 'privacy-request.html', '/terms': 'terms.html', '/thank-you': 'thank-you.html' };
 /** First-load JavaScript budgets, KB (1,024 bytes) gzip (DESIGN.md §4). */
 const FIRST_LOAD_BUDGET_KB = { '/': 115, other: 90 };
 /** Routes that are `noindex` by design (issue #13). */
@@ -89,7 +87,7 @@ async function buildSite(postHogOrigin) {
 async function firstLoadJavaScript(firstLoad) {
   const perRoute = {};
   for (const route of ROUTES) {
-    const html = await readFile(join(DIST, ROUTE_HTML[route]), 'utf8');
+    const html = await readFile(join(DIST, htmlFileOf(route)), 'utf8');
     const files = firstLoad[route];
     const inHtml = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
     const missing = inHtml.filter((file) => !files.includes(file));

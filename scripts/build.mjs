@@ -63,6 +63,11 @@ function splitHoisted(markup) {
   return { hoisted, body: markup.slice(hoisted.length) };
 }
 
+/** The prerendered HTML file of a route, in the build: `/` → `index.html`, `/terms` → `terms.html`. */
+export function htmlFileOf(route) {
+  return route === '/' ? 'index.html' : `${route.slice(1)}.html`;
+}
+
 /**
  * Each route's page module (src/app/routes.tsx splits the site by page, issue #13). src/main.tsx imports
  * the route's page chunk before hydrating. The prerendered HTML does not `modulepreload` it: measured
@@ -123,7 +128,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     });
     const site = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, pageMeta, securityEmail, siteUrl } = site;
-    await site.loadPages();
+    await site.preloadAllPages();
     // The stylesheet (about 3 KB gzip) goes inline: one request less before the first paint.
     let template = await readFile(join(out, 'index.html'), 'utf8');
     const inlineStyles = [];
@@ -142,8 +147,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
         .replace(/<title>[^<]*<\/title>/, hoisted.replace(/<title>/, '<title data-prerendered="">'))
         .replace('</head>', `${site.structuredDataHtml(route)}</head>`)
         .replace('<div id="root"></div>', `<div id="root" data-prerendered="${route}">${body}</div>`);
-      const file = route === '/' ? 'index.html' : `${route.slice(1)}.html`;
-      await writeFile(join(out, file), page);
+      await writeFile(join(out, htmlFileOf(route)), page);
       firstLoad[route] = firstLoadChunks(manifest, route);
     }
     // Issue #13: the sitemap of the indexable routes, and robots.txt pointing at it.

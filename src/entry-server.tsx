@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/App';
-import { pages } from '@/app/routes';
+import { preloadAllPages } from '@/app/routes';
 import { SECURITY_EMAIL, SITE_URL } from '@/config/site';
 import { llmsText } from '@/content/llmsText';
 import { indexableRoutes, pageMeta } from '@/content/pageMeta';
@@ -21,14 +21,8 @@ export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/terms',
 /** Where unknown paths are answered from (with status 404): the not-found page. */
 export const notFoundPath = '/404';
 
-/**
- * Loads every page's chunk (issue #13: one per route), so that {@link render} renders each page
- * completely, never a Suspense fallback. Call once before rendering.
- * @returns rejects when a page's module cannot be loaded
- */
-export async function loadPages(): Promise<void> {
-  await Promise.all(pages.map((page) => page.preload()));
-}
+/** Issue #13: every page is its own chunk; call once before {@link render}, so each renders completely. */
+export { preloadAllPages };
 
 /**
  * The JSON-LD blocks of a route's page (issue #13): `Organization` and `WebSite` on every page, the FAQ
@@ -45,7 +39,7 @@ export function structuredDataHtml(route: string): string {
 }
 
 /**
- * Renders one route to HTML (after {@link loadPages}), as a visitor with nothing stored and no GPC signal first sees it; the
+ * Renders one route to HTML (after {@link preloadAllPages}), as a visitor with nothing stored and no GPC signal first sees it; the
  * browser then hydrates it (src/main.tsx). Hoisted elements (`<title>`, `<meta>`) come first.
  * @param url - a path of the site, e.g. `/privacy`
  */

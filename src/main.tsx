@@ -11,9 +11,9 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 // In a build the inspector is never wanted, so this resolves at once with undefined. The page's chunk
-// (issue #13: one per route; the prerendered HTML preloads it) is fetched before the first render, so
-// hydration renders exactly the prerendered page without suspending. If it cannot be fetched, the app
-// renders anyway and the layout's error boundary says so.
+// (issue #13: one per route) is fetched before the first render while the prerendered HTML is already
+// on screen, so hydration renders exactly the prerendered page without suspending. If it cannot be
+// fetched, the app renders anyway and the layout's error boundary says so.
 const page = preloadRoute(window.location.pathname).then(
   () => true,
   (error: unknown) => {

@@ -4,12 +4,12 @@ import { useEffect } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { App } from '@/app/App';
-import { pages } from '@/app/routes';
+import { preloadAllPages } from '@/app/routes';
 import type { Inspect } from '@/context/inspect';
 
 // Every page is its own chunk (issue #13); loaded here once, as the browser loads a route's chunk before
 // hydrating, so a test sees each page at its first render.
-await Promise.all(pages.map((page) => page.preload()));
+await preloadAllPages();
 
 /** Reports the address (path + hash) the visitor would see in the address bar. */
 function AddressBar({ onChange }: { onChange: (address: string) => void }) {

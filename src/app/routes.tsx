@@ -13,7 +13,7 @@ const ThankYou = lazyPage(() => import('@/pages/ThankYou'), (module) => module.T
 const NotFound = lazyPage(() => import('@/pages/NotFound'), (module) => module.NotFound);
 
 /** Every page of the site, each in its chunk. */
-export const pages: readonly LazyPage[] = [Home, Privacy, PrivacyRequest, Terms, ThankYou, NotFound];
+const pages: readonly LazyPage[] = [Home, Privacy, PrivacyRequest, Terms, ThankYou, NotFound];
 
 /** The routes of spec §2, plus a not-found page for every other path. */
 export const routes: RouteObject[] = [
@@ -38,4 +38,13 @@ export const routes: RouteObject[] = [
 export function preloadRoute(pathname: string): Promise<void> {
   const handle = matchRoutes(routes, pathname)?.at(-1)?.route.handle as { page?: LazyPage } | undefined;
   return (handle?.page ?? NotFound).preload();
+}
+
+/**
+ * Fetches every page's chunk, so that each page renders completely at once, never a Suspense fallback:
+ * before prerendering (src/entry-server.tsx) and in the view tests (tests/renderApp.tsx).
+ * @returns resolves when all are in; rejects when one cannot be fetched
+ */
+export async function preloadAllPages(): Promise<void> {
+  await Promise.all(pages.map((page) => page.preload()));
 }

@@ -37,8 +37,9 @@ export const OPT_OUT_TOAST_MS = 3000;
 
 /**
  * Not in the spec (issue #13): PostHog loads after the page's load event, in the browser's next idle
- * period, and at the latest this many ms after the load event when the page is never idle. The session
- * recorder then loads in the idle period after that, with the same limit.
+ * period, and at the latest this many ms after the load event when the page is never idle. Each later
+ * step (init, the session recorder, recording: src/services/analytics.ts) waits for an idle period of
+ * its own, with the same limit.
  */
 export const ANALYTICS_IDLE_TIMEOUT_MS = 3000;
 

@@ -60,6 +60,12 @@ export function afterLoadWhenIdle(): Promise<void> {
   });
 }
 
+/** Waits for an idle period of its own ({@link afterLoadWhenIdle}); resolves to whether the session still runs. */
+async function nextIdlePeriod(isRunning: () => boolean): Promise<boolean> {
+  await afterLoadWhenIdle();
+  return isRunning();
+}
+
 /**
  * Imports the SDK (cached by the module loader after the first call), creates the page's first Intl
  * object in the next idle period and, in the one after, initialises the SDK once, or points an already
@@ -70,14 +76,12 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
   try {
     const { posthog, extensionClasses } = await import('./posthogSdk');
     // Evaluating the chunk and initialising the SDK are each a long task on a slow phone: not one task.
-    await afterLoadWhenIdle();
-    if (!isRunning()) return null;
+    if (!(await nextIdlePeriod(isRunning))) return null;
     // posthog-js reads `$timezone` from Intl.DateTimeFormat on its first event, and a page's first Intl
     // object costs 14–30 ms (ICU's start, docs/architecture.md): paid here, in an idle period of its own,
     // rather than inside the task that captures the first page view.
     Intl.DateTimeFormat().resolvedOptions();
-    await afterLoadWhenIdle();
-    if (!isRunning()) return null;
+    if (!(await nextIdlePeriod(isRunning))) return null;
     const beforeSend = gate as NonNullable<PostHogConfig['before_send']>;
     if (posthog.__loaded) {
       posthog.set_config({ before_send: beforeSend });
@@ -115,11 +119,10 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
 /** Loads the session recorder's chunk in an idle period, then starts recording if the session still runs. */
 async function startRecording(posthog: PostHog, isRunning: () => boolean): Promise<void> {
   try {
-    await afterLoadWhenIdle();
-    if (!isRunning()) return;
+    if (!(await nextIdlePeriod(isRunning))) return;
     await import('./posthogRecorder');
-    await afterLoadWhenIdle(); // the first snapshot of the page in a task of its own, not the chunk's
-    if (isRunning() && !posthog.sessionRecordingStarted()) posthog.startSessionRecording();
+    // the first snapshot of the page in a task of its own, not the chunk's
+    if ((await nextIdlePeriod(isRunning)) && !posthog.sessionRecordingStarted()) posthog.startSessionRecording();
   } catch (error) {
     console.warn('[analytics] could not start session recording', error);
   }
@@ -136,7 +139,7 @@ export function startAnalyticsSession(): AnalyticsSession {
   const isRunning = () => running;
   const key = POSTHOG_KEY;
   const sdk: Promise<PostHog | null> = key
-    ? afterLoadWhenIdle().then(() => (running ? loadPostHog(key, (event) => (running ? event : null), isRunning) : null))
+    ? nextIdlePeriod(isRunning).then((stillRunning) => (stillRunning ? loadPostHog(key, (event) => (running ? event : null), isRunning) : null))
     : Promise.resolve(null);
   const recording = sdk.then((posthog) => (posthog && running ? startRecording(posthog, isRunning) : undefined));
 
