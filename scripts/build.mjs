@@ -57,12 +57,6 @@ function headersFor(inlineStyles, env) {
   return { endpoint, headers: securityHeaders({ styleHashes, connectOrigins }) };
 }
 
-/** Moves the hoisted `<title>`/`<meta>`/`<link>` that React renders first into the page's head. */
-function splitHoisted(markup) {
-  const hoisted = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/?>|<link [^>]*\/?>)+/.exec(markup)?.[0] ?? '';
-  return { hoisted, body: markup.slice(hoisted.length) };
-}
-
 /** The prerendered HTML file of a route, in the build: `/` → `index.html`, `/terms` → `terms.html`. */
 export function htmlFileOf(route) {
   return route === '/' ? 'index.html' : `${route.slice(1)}.html`;
@@ -125,6 +119,9 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       mode: 'production',
       logLevel: 'warn',
       build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
+      // One bundle with its dependencies: left to Node, React Router and @xstate/react load as CommonJS
+      // and bring a second copy of Preact (its CommonJS build) beside the ES module one the app renders with.
+      ssr: { noExternal: true },
     });
     const site = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, pageMeta, securityEmail, siteUrl } = site;
@@ -141,10 +138,10 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     const rendered = new Map();
     const firstLoad = {};
     for (const route of [...prerenderedRoutes, notFoundPath]) {
-      const { hoisted, body } = splitHoisted(render(route));
+      const body = render(route);
       rendered.set(route, body);
       const page = template
-        .replace(/<title>[^<]*<\/title>/, hoisted.replace(/<title>/, '<title data-prerendered="">'))
+        .replace(/<title>[^<]*<\/title>/, () => site.headHtml(route))
         .replace('</head>', `${site.structuredDataHtml(route)}</head>`)
         .replace('<div id="root"></div>', `<div id="root" data-prerendered="${route}">${body}</div>`);
       await writeFile(join(out, htmlFileOf(route)), page);

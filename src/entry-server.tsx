@@ -3,9 +3,10 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/App';
 import { preloadAllPages } from '@/app/routes';
+import { PageHead } from '@/components/PageMeta';
 import { SECURITY_EMAIL, SITE_URL } from '@/config/site';
 import { llmsText } from '@/content/llmsText';
-import { indexableRoutes, pageMeta } from '@/content/pageMeta';
+import { indexableRoutes, pageMeta, type MetaRoute } from '@/content/pageMeta';
 import { SHARE_IMAGE_PATH, shareCard, WEB_MANIFEST_PATH, webManifest } from '@/content/siteFiles';
 import { structuredData } from '@/content/structuredData';
 
@@ -39,8 +40,17 @@ export function structuredDataHtml(route: string): string {
 }
 
 /**
- * Renders one route to HTML (after {@link preloadAllPages}), as a visitor with nothing stored and no GPC signal first sees it; the
- * browser then hydrates it (src/main.tsx). Hoisted elements (`<title>`, `<meta>`) come first.
+ * The head of a route's page (issue #13): its `<title>`, description, canonical URL or `noindex`, Open
+ * Graph and Twitter card tags (src/components/PageMeta.tsx), for the prerendered page's `<head>`.
+ * @param route - a prerendered route, or `/404`
+ */
+export function headHtml(route: MetaRoute): string {
+  return renderToString(<PageHead route={route} />);
+}
+
+/**
+ * Renders one route's `#root` to HTML (after {@link preloadAllPages}), as a visitor with nothing stored
+ * and no GPC signal first sees it; the browser then hydrates it (src/main.tsx).
  * @param url - a path of the site, e.g. `/privacy`
  */
 export function render(url: string): string {

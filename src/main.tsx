@@ -1,8 +1,10 @@
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/App';
+import { prefetchPagesOnIntent } from '@/app/prefetchOnIntent';
 import { preloadRoute } from '@/app/routes';
+import { hydrateInTasks } from '@/components/deferHydration';
 import { loadStatelyInspector } from '@/context/inspect';
 import '@/styles/theme.css';
 import '@/styles/global.css';
@@ -32,12 +34,10 @@ void Promise.all([loadStatelyInspector(), page]).then(([inspect, pageLoaded]) =>
   // scripts/build.mjs prerenders each route; the HTML of another path (a host's fallback page, a
   // trailing slash) is not this route's, so it is rendered afresh instead of hydrated.
   if (pageLoaded && root.dataset.prerendered === window.location.pathname) {
-    // A transition: hydration yields to the browser between components, keeping long tasks short.
-    startTransition(() => {
-      hydrateRoot(root, app);
-    });
+    hydrateInTasks(() => hydrateRoot(root, app));
   } else {
     root.replaceChildren();
     createRoot(root).render(app);
   }
+  prefetchPagesOnIntent();
 });

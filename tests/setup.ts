@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 // jsdom has no IndexedDB; the outbox (src/services/outboxStore.ts) runs on this in-memory one, emptied after each test.
 import 'fake-indexeddb/auto';
 import { clear as clearIndexedDb } from 'idb-keyval';
-import { cleanup } from '@testing-library/react';
+import { cleanup } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from '../mocks/node';
 import { fakePosthog } from './support/fakePosthog';

@@ -30,8 +30,8 @@ export function Layout() {
           resetKeys={[pathname]}
           onError={(error) => console.error('[page] could not be shown:', error)}
         >
-          {/* A page whose chunk is not in yet (issue #13) suspends here; navigations run in a transition,
-              so the page being left stays up until the next one can render. */}
+          {/* A page whose chunk is not in yet (issue #13) suspends here: <main> is empty until it is in,
+              and focus moves to its heading then (useFocusOnNavigation). */}
           <Suspense fallback={null}>
             <Outlet />
           </Suspense>

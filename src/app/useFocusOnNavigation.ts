@@ -5,7 +5,8 @@ import { useLocation } from 'react-router-dom';
  * Issue #12: after a client-side navigation, focus moves to the new page's `<h1>` (or, without one, to
  * `<main>`), so that a screen-reader user hears where they arrived, as after a full page load. Not on the
  * first render (the browser handles a page load) and not when the address names a section (#hash), which
- * useScrollToHash scrolls to. The heading is made focusable by script only (`tabindex="-1"`), not in tab order.
+ * useScrollToHash scrolls to. A page still loading its chunk (issue #13) is focused once it is in `<main>`.
+ * The heading is made focusable by script only (`tabindex="-1"`), not in tab order.
  */
 export function useFocusOnNavigation(): void {
   const { pathname, hash } = useLocation();
@@ -17,9 +18,25 @@ export function useFocusOnNavigation(): void {
     }
     if (hash) return;
     const main = document.getElementById('main');
-    const target = main?.querySelector<HTMLElement>('h1') ?? main;
-    if (!target) return;
-    if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
-    target.focus({ preventScroll: true });
+    if (!main) return;
+    // A page whose chunk is still loading (issue #13) shows nothing in <main> yet: focus waits for it.
+    if (moveFocusInto(main)) return;
+    const observer = new MutationObserver(() => {
+      if (moveFocusInto(main)) observer.disconnect();
+    });
+    observer.observe(main, { childList: true, subtree: true });
+    return () => observer.disconnect();
   }, [pathname, hash]);
+}
+
+/**
+ * Focuses the page's `<h1>`, or `<main>` itself when the page has none.
+ * @returns false, doing nothing, while `<main>` is still empty
+ */
+function moveFocusInto(main: HTMLElement): boolean {
+  if (!main.firstElementChild) return false;
+  const target = main.querySelector<HTMLElement>('h1') ?? main;
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus({ preventScroll: true });
+  return true;
 }

@@ -16,7 +16,7 @@ export function OptOutToast() {
     <div className={styles.region}>
       <div className={visible ? styles.toast : styles.idle}>
         <p role="status" className={styles.message}>
-          {visible ? OPT_OUT_MESSAGE : ''}
+          {visible ? OPT_OUT_MESSAGE : null}
         </p>
         {visible && (
           <button

@@ -1,34 +1,81 @@
+import { useEffect } from 'react';
 import { PRODUCT_NAME, SITE_URL } from '@/config/site';
 import { pageMeta, type MetaRoute } from '@/content/pageMeta';
 import { SHARE_IMAGE_ALT, SHARE_IMAGE_PATH, SHARE_IMAGE_SIZE } from '@/content/siteFiles';
 
+/** One element of a page's head after its `<title>`: the tag and its attributes. */
+export type HeadTag = readonly ['meta' | 'link', Readonly<Record<string, string>>];
+
 /**
- * A page's head (issue #13), hoisted by React into `<head>` (and by the prerender, scripts/build.mjs):
- * title, description, the absolute canonical URL, Open Graph tags with the build's share image, the
- * Twitter card, and `noindex` for pages that are not for search engines. The JSON-LD blocks are not
- * here: the build writes them into each prerendered page's head (src/entry-server.tsx), so that the
- * FAQ and the pricing they quote are not in the JavaScript of every route.
+ * The elements {@link pageHeadTags} puts in the head, found again by the client on each navigation. The
+ * template's own tags (charset, viewport, color-scheme, theme-color, icons, manifest) match none of them.
+ */
+const PAGE_HEAD_SELECTOR = 'meta[name="description"], meta[name="robots"], link[rel="canonical"], meta[property^="og:"], meta[name^="twitter:"]';
+
+/**
+ * A page's head (issue #13): the title, the description, the absolute canonical URL, Open Graph tags with
+ * the build's share image, the Twitter card, and `noindex` for pages that are not for search engines.
+ * The JSON-LD blocks are not here: the build writes them into each prerendered page's head
+ * (src/entry-server.tsx), so that the FAQ and the pricing they quote are not in the JavaScript of every route.
+ * @param route - the page's route in spec §2, or `/404`
+ * @returns the document title and the `<meta>` and `<link>` elements, in head order
+ */
+export function pageHeadTags(route: MetaRoute): { title: string; tags: HeadTag[] } {
+  const meta = pageMeta[route];
+  const url = `${SITE_URL}${route === '/' ? '/' : route}`;
+  return {
+    title: meta.title,
+    tags: [
+      ['meta', { name: 'description', content: meta.description }],
+      meta.indexable ? ['link', { rel: 'canonical', href: url }] : ['meta', { name: 'robots', content: 'noindex' }],
+      ['meta', { property: 'og:type', content: 'website' }],
+      ['meta', { property: 'og:site_name', content: PRODUCT_NAME }],
+      ['meta', { property: 'og:title', content: meta.title }],
+      ['meta', { property: 'og:description', content: meta.description }],
+      ['meta', { property: 'og:url', content: url }],
+      ['meta', { property: 'og:image', content: `${SITE_URL}${SHARE_IMAGE_PATH}` }],
+      ['meta', { property: 'og:image:type', content: 'image/png' }],
+      ['meta', { property: 'og:image:width', content: String(SHARE_IMAGE_SIZE.width) }],
+      ['meta', { property: 'og:image:height', content: String(SHARE_IMAGE_SIZE.height) }],
+      ['meta', { property: 'og:image:alt', content: SHARE_IMAGE_ALT }],
+      ['meta', { name: 'twitter:card', content: 'summary_large_image' }],
+    ],
+  };
+}
+
+/**
+ * The head of a route's page as elements, for the prerender (src/entry-server.tsx renders it into each
+ * page's `<head>`, scripts/build.mjs).
+ * @param route - the page's route in spec §2, or `/404`
+ */
+export function PageHead({ route }: { route: MetaRoute }) {
+  const { title, tags } = pageHeadTags(route);
+  return (
+    <>
+      <title>{title}</title>
+      {tags.map(([Tag, attributes]) => (
+        <Tag key={Object.values(attributes)[0]} {...attributes} />
+      ))}
+    </>
+  );
+}
+
+/**
+ * Keeps the document's head on the page shown (issue #13): after each client-side navigation the title
+ * and the elements of {@link pageHeadTags} are those of the new page, as in its prerendered HTML. Renders
+ * nothing: the prerendered HTML already has the first page's head.
  * @param route - the page's route in spec §2, or `/404`
  */
 export function PageMeta({ route }: { route: MetaRoute }) {
-  const meta = pageMeta[route];
-  const url = `${SITE_URL}${route === '/' ? '/' : route}`;
-  return (
-    <>
-      <title>{meta.title}</title>
-      <meta name="description" content={meta.description} />
-      {meta.indexable ? <link rel="canonical" href={url} /> : <meta name="robots" content="noindex" />}
-      <meta property="og:type" content="website" />
-      <meta property="og:site_name" content={PRODUCT_NAME} />
-      <meta property="og:title" content={meta.title} />
-      <meta property="og:description" content={meta.description} />
-      <meta property="og:url" content={url} />
-      <meta property="og:image" content={`${SITE_URL}${SHARE_IMAGE_PATH}`} />
-      <meta property="og:image:type" content="image/png" />
-      <meta property="og:image:width" content={String(SHARE_IMAGE_SIZE.width)} />
-      <meta property="og:image:height" content={String(SHARE_IMAGE_SIZE.height)} />
-      <meta property="og:image:alt" content={SHARE_IMAGE_ALT} />
-      <meta name="twitter:card" content="summary_large_image" />
-    </>
-  );
+  useEffect(() => {
+    const { title, tags } = pageHeadTags(route);
+    document.title = title;
+    for (const element of document.head.querySelectorAll(PAGE_HEAD_SELECTOR)) element.remove();
+    for (const [tag, attributes] of tags) {
+      const element = document.createElement(tag);
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      document.head.append(element);
+    }
+  }, [route]);
+  return null;
 }

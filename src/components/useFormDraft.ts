@@ -21,8 +21,11 @@ export function useFormDraft(actor: FormActor) {
   }, [actor]);
   return {
     ref,
-    onChange: (event: FormEvent<HTMLFormElement>) =>
+    // `input` bubbles from every field (text, select, checkbox, radio) on each change; `change` on a
+    // form would only fire when a text field loses focus.
+    onInput: (event: FormEvent<HTMLFormElement>) =>
       actor.send({ type: 'form.change', values: draftFromFormData(new FormData(event.currentTarget), [HONEYPOT_NAME]) }),
+    // preact/compat listens to `focusout` for onBlur, as React does: it bubbles from the fields.
     onBlur: (event: FocusEvent<HTMLFormElement>) => {
       if (!event.currentTarget.contains(event.relatedTarget)) actor.send({ type: 'form.blur' });
     },

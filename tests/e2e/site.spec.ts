@@ -90,6 +90,18 @@ test.describe('prerendered pages', () => {
     await context.close();
   });
 
+  test('pointing at a link fetches its page before the click, and the click shows it (issue #13)', async ({ page }) => {
+    await page.goto('/privacy-request');
+    // its submit button is enabled once the page is hydrated, after the links' listeners are in place
+    await expect(page.getByRole('button', { name: 'Submit request' })).toBeEnabled();
+    const termsLink = page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' });
+    const chunk = page.waitForRequest(/\/assets\/Terms-[\w-]+\.js$/);
+    await termsLink.hover();
+    await chunk;
+    await termsLink.click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeFocused();
+  });
+
   test('the document title follows client-side navigation, with one <title> in the page', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveTitle('Sonde — web search API for agentic AI');

@@ -1,4 +1,5 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act } from '@testing-library/preact';
+import { screen, within } from '@testing-library/dom';
 import { expect, vi } from 'vitest';
 import type * as SiteConfig from '@/config/site';
 import { STORAGE_KEYS } from '@/config/site';
@@ -41,15 +42,16 @@ describeModel(consentModel, {
     if (state.context.gpc) expect(notice).toBeInTheDocument();
     else expect(notice).not.toBeInTheDocument();
 
-    // PostHog captures and records exactly while the machine is in `accepted` (the SDK loads asynchronously)
+    // PostHog captures and records exactly while the machine is in `accepted` (the SDK loads asynchronously:
+    // vi.waitFor gives that import real time while it advances the fake clock)
     const tracking = state.matches('accepted');
-    await waitFor(() => expect({ capturing: posthog.isCapturing(), recording: posthog.recording }).toEqual({ capturing: tracking, recording: tracking }));
+    await vi.waitFor(() => expect({ capturing: posthog.isCapturing(), recording: posthog.recording }).toEqual({ capturing: tracking, recording: tracking }));
 
     if (event?.type === 'consent.accept') {
       const submitted = posthog.sentEvents('invite_request_submitted');
       if (tracking) {
         const data = network.delivered().at(-1)?.data;
-        await waitFor(() => expect(posthog.sentEvents('invite_request_submitted').at(-1)?.properties).toEqual(data));
+        await vi.waitFor(() => expect(posthog.sentEvents('invite_request_submitted').at(-1)?.properties).toEqual(data));
       } else {
         await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
         expect(submitted).toEqual([]);

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/dom';
 import { expect } from 'vitest';
 import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
@@ -21,7 +21,7 @@ function autofillAndSubmit() {
     ['Estimated monthly queries', visitor.estimatedMonthlyQueries],
     ['Peak queries per second (QPS)', visitor.peakQPS],
   ];
-  for (const [label, value] of answers) fireEvent.change(form.getByRole('textbox', { name: label }), { target: { value } });
+  for (const [label, value] of answers) fireEvent.input(form.getByRole('textbox', { name: label }), { target: { value } });
   fireEvent.click(form.getByRole('checkbox', { name: /I agree to be contacted/ }));
   fireEvent.submit(inviteFormElement());
 }
@@ -31,7 +31,7 @@ describeModel(inviteModel, {
   actions: {
     'form.engage': ({ user }) => user.click(within(inviteFormElement()).getByRole('textbox', { name: 'Full name' })),
     'form.submit': async ({ user }, before, event) => {
-      if (event.trapFilled) fireEvent.change(within(inviteFormElement()).getByLabelText('Leave this field empty'), { target: { value: 'bot' } });
+      if (event.trapFilled) fireEvent.input(within(inviteFormElement()).getByLabelText('Leave this field empty'), { target: { value: 'bot' } });
       if (before.matches({ clientIp: 'notLookedUp' })) return autofillAndSubmit();
       await fillRequiredInviteFields(user);
       await user.click(inviteSubmitButton());
@@ -45,7 +45,7 @@ describeModel(inviteModel, {
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
       const field = within(inviteFormElement()).getByRole('textbox', { name: 'Anything else?' }) as HTMLInputElement;
-      fireEvent.change(field, { target: { value: `${field.value}x` } });
+      fireEvent.input(field, { target: { value: `${field.value}x` } });
     },
     'form.blur': async () => fireEvent.focusOut(within(inviteFormElement()).getByRole('textbox', { name: 'Anything else?' }), { relatedTarget: document.body }),
     'xstate.after.draftSaveDelay.invite.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),

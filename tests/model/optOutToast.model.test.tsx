@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/dom';
 import { expect } from 'vitest';
 import { OPT_OUT_TOAST_MS } from '@/config/site';
 import { OPT_OUT_MESSAGE } from '@/components/OptOutToast';

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/dom';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
@@ -26,11 +26,11 @@ describeModel(privacyRequestModel, {
     'form.engage': ({ user }) => user.click(form().getByRole('textbox', { name: 'Full name' })),
     'form.submit': async ({ user, sentBeforeSubmit }, before, event) => {
       sentBeforeSubmit.count = sent.submissions().length;
-      if (event.trapFilled) fireEvent.change(form().getByLabelText('Leave this field empty'), { target: { value: 'bot' } });
+      if (event.trapFilled) fireEvent.input(form().getByLabelText('Leave this field empty'), { target: { value: 'bot' } });
       if (before.matches({ clientIp: 'notLookedUp' })) {
         // autofill plus a scripted or assistive submit: no focus event reaches the form
-        fireEvent.change(form().getByRole('textbox', { name: 'Full name' }), { target: { value: 'Ada Lovelace' } });
-        fireEvent.change(form().getByRole('textbox', { name: 'Email' }), { target: { value: 'ada@example.com' } });
+        fireEvent.input(form().getByRole('textbox', { name: 'Full name' }), { target: { value: 'Ada Lovelace' } });
+        fireEvent.input(form().getByRole('textbox', { name: 'Email' }), { target: { value: 'ada@example.com' } });
         fireEvent.click(form().getByRole('checkbox', { name: 'Delete' }));
         fireEvent.submit(screen.getByRole('form', { name: 'Privacy rights request' }));
         return;
@@ -47,7 +47,7 @@ describeModel(privacyRequestModel, {
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
       const field = form().getByRole('textbox', { name: 'Company' }) as HTMLInputElement;
-      fireEvent.change(field, { target: { value: `${field.value}x` } });
+      fireEvent.input(field, { target: { value: `${field.value}x` } });
     },
     'form.blur': async () => fireEvent.focusOut(form().getByRole('textbox', { name: 'Company' }), { relatedTarget: document.body }),
     'xstate.after.draftSaveDelay.privacyRequest.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),

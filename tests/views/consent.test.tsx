@@ -1,4 +1,5 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act } from '@testing-library/preact';
+import { screen, waitFor, within } from '@testing-library/dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakePosthog as posthog } from '../support/fakePosthog';
 import { network } from '../support/network';
@@ -57,12 +58,13 @@ describe('tracking consent in the views (spec §4, §7.3)', () => {
   it("the footer button stores 'rejected', stops capture and recording, and shows the confirmation for 3000 ms", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { user } = renderApp('/', { fakeTimers: true });
-    await waitFor(() => expect(posthog.recording).toBe(true));
+    // vi.waitFor: the SDK's import takes real time, while the fake clock is advanced
+    await vi.waitFor(() => expect(posthog.recording).toBe(true));
     await user.click(within(screen.getByRole('contentinfo')).getByRole('button', { name: OPT_OUT }));
 
     expect(screen.getByRole('status')).toHaveTextContent(CONFIRMATION);
     expect(localStorage.getItem(STORAGE_KEYS.consent)).toBe('rejected');
-    await waitFor(() => expect(posthog.recording).toBe(false));
+    await vi.waitFor(() => expect(posthog.recording).toBe(false));
     expect(posthog.isCapturing()).toBe(false);
     // opt_out_capturing() would write PostHog's own flag to localStorage (DESIGN.md §3)
     expect(posthog.optOutCalls).toBe(0);
@@ -70,9 +72,13 @@ describe('tracking consent in the views (spec §4, §7.3)', () => {
     // the toast does not steal focus: it stays on the button the visitor pressed
     expect(screen.getByRole('button', { name: OPT_OUT })).toHaveFocus();
 
-    act(() => vi.advanceTimersByTime(2900));
+    act(() => {
+      vi.advanceTimersByTime(2900);
+    });
     expect(screen.getByRole('status')).toHaveTextContent(CONFIRMATION);
-    act(() => vi.advanceTimersByTime(100));
+    act(() => {
+      vi.advanceTimersByTime(100);
+    });
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
   });
 

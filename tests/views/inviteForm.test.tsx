@@ -1,4 +1,5 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act } from '@testing-library/preact';
+import { fireEvent, screen, waitFor, within } from '@testing-library/dom';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS, SUBMIT_ENDPOINT } from '@/config/site';
@@ -117,7 +118,7 @@ describe('invite form (spec §3, §5)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { user, location } = renderApp('/');
     await fillRequiredInviteFields(user);
-    fireEvent.change(within(inviteFormElement()).getByLabelText('Leave this field empty'), { target: { value: 'https://spam.example' } });
+    fireEvent.input(within(inviteFormElement()).getByLabelText('Leave this field empty'), { target: { value: 'https://spam.example' } });
     await user.click(inviteSubmitButton());
     await waitFor(() => expect(location()).toBe('/thank-you'));
     expect(network.submissions()).toEqual([]);
@@ -195,7 +196,9 @@ describe('invite form (spec §3, §5)', () => {
     expect(button).toHaveTextContent('Submitting...');
     expect(button).toBeDisabled();
     await user.click(button);
-    await act(async () => inviteFormElement().dispatchEvent(new Event('submit', { bubbles: true, cancelable: true })));
+    act(() => {
+      inviteFormElement().dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    });
     expect(network.submissions()).toHaveLength(1);
     release();
     await waitFor(() => expect(location()).toBe('/thank-you'));
@@ -244,9 +247,13 @@ describe('invite form (spec §3, §5)', () => {
     await fillRequiredInviteFields(user);
     await user.click(inviteSubmitButton());
     expect(inviteSubmitButton()).toHaveTextContent('Submitting...');
-    await act(async () => vi.advanceTimersByTimeAsync(4900));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4900);
+    });
     expect(network.submissions()).toHaveLength(0);
-    await act(async () => vi.advanceTimersByTimeAsync(100));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(100);
+    });
     await vi.waitFor(() => expect(network.submissions()).toHaveLength(1));
     await vi.waitFor(() => expect((network.submissions()[0]!.body as Body).data.clientIP).toBeNull());
   });

@@ -1,4 +1,5 @@
-import { act, screen, within } from '@testing-library/react';
+import { act } from '@testing-library/preact';
+import { screen, within } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../renderApp';
 
@@ -45,9 +46,13 @@ describe('shared layout (spec §2)', () => {
     const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
     scrollIntoView.mockClear();
     renderApp('/#faq');
-    act(() => vi.advanceTimersByTime(99));
+    act(() => {
+      vi.advanceTimersByTime(99);
+    });
     expect(scrollIntoView).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(scrollIntoView).toHaveBeenCalledTimes(1);
     expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('faq'));
     expect(scrollIntoView).toHaveBeenCalledWith({ behavior: 'smooth', block: 'start' });
@@ -61,7 +66,9 @@ describe('shared layout (spec §2)', () => {
     const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
     scrollIntoView.mockClear();
     renderApp('/#pricing');
-    act(() => vi.advanceTimersByTime(100));
+    act(() => {
+      vi.advanceTimersByTime(100);
+    });
     expect(scrollIntoView).toHaveBeenCalledWith({ behavior: 'auto', block: 'start' });
     matchMedia.mockRestore();
   });
@@ -73,7 +80,9 @@ describe('shared layout (spec §2)', () => {
     const { user, location } = renderApp('/privacy', { fakeTimers: true });
     await user.click(within(screen.getByRole('banner')).getByRole('link', { name: 'Pricing' }));
     expect(location()).toBe('/#pricing');
-    act(() => vi.advanceTimersByTime(100));
+    act(() => {
+      vi.advanceTimersByTime(100);
+    });
     expect(scrollIntoView.mock.contexts.at(-1)).toBe(document.getElementById('pricing'));
   });
 });

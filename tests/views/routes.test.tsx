@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
 import { RETENTION } from '#shared/policy';
 import { features, faq } from '@/content/home';

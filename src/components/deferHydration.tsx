@@ -1,0 +1,50 @@
+import { lazy, useState, type ComponentType } from 'react';
+
+let hydrating = false;
+let queue: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves in a task of its own after every earlier call's task: the sections of a page hydrate one per
+ * task, in page order.
+ */
+function nextTask(): Promise<void> {
+  queue = queue.then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+  return queue;
+}
+
+/**
+ * Runs the first hydration of the page (src/main.tsx): the sections made with {@link deferHydration}
+ * that render during `hydrate` are hydrated later, each in a task of its own.
+ * @param hydrate - a synchronous hydration, e.g. `() => hydrateRoot(root, app)`
+ */
+export function hydrateInTasks(hydrate: () => void): void {
+  hydrating = true;
+  try {
+    hydrate();
+  } finally {
+    hydrating = false;
+  }
+}
+
+/**
+ * Issue #13: a section of a prerendered page whose hydration waits for a task of its own, so that
+ * hydrating a long page (`/`: about 160 ms at Lighthouse's 4x CPU slowdown in one task) does not block
+ * the main thread for longer than a section takes. Until then its prerendered DOM stays as it is: Preact
+ * keeps the DOM of a component that suspends while hydrating, and hydrates it when the component resumes.
+ * Rendered any other way (the prerender, a client-side navigation, tests), the section renders at once.
+ * The section must render one root element.
+ * @param Section - the section's component
+ * @returns a component with the same props
+ */
+export function deferHydration<P extends object>(Section: ComponentType<P>): ComponentType<P> {
+  let Deferred: ComponentType<P> | undefined;
+  function DeferredHydration(props: P) {
+    // Chosen once per instance, so that the section is never remounted (a form keeps what was typed).
+    const [deferred] = useState(() => hydrating);
+    if (!deferred) return <Section {...props} />;
+    Deferred ??= lazy(() => nextTask().then(() => ({ default: Section })));
+    return <Deferred {...props} />;
+  }
+  DeferredHydration.displayName = `DeferHydration(${Section.displayName ?? Section.name})`;
+  return DeferredHydration;
+}

@@ -1,0 +1,51 @@
+import { screen, waitFor } from '@testing-library/dom';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
+import { App } from '@/app/App';
+import { preloadAllPages } from '@/app/routes';
+import { hydrateInTasks } from '@/components/deferHydration';
+import { inviteFormElement, inviteSubmitButton } from '../inviteFixtures';
+
+await preloadAllPages();
+
+const app = (
+  <MemoryRouter initialEntries={['/']}>
+    <App />
+  </MemoryRouter>
+);
+
+/** The prerendered HTML of `/` in the document, as the browser has it before any script runs. */
+function prerenderHome(): HTMLElement {
+  const root = document.createElement('div');
+  root.innerHTML = renderToString(app);
+  document.body.append(root);
+  return root;
+}
+
+describe('hydrating / section by section (issue #13)', () => {
+  it('keeps every prerendered node while the sections wait, then makes the invite form work', async () => {
+    const root = prerenderHome();
+    const heading = screen.getByRole('heading', { level: 1 });
+    const form = inviteFormElement();
+    const faq = root.querySelector('#faq');
+    const before = root.innerHTML;
+
+    hydrateInTasks(() => hydrateRoot(root, app));
+    // what the hydration itself does settles in microtasks; the sections wait for tasks of their own, so
+    // the page is still the prerendered one, its submit button still disabled
+    for (let microtask = 0; microtask < 10; microtask += 1) await Promise.resolve();
+    expect(root.innerHTML).toBe(before);
+    expect(inviteSubmitButton()).toBeDisabled();
+
+    // each in a task of its own: the form ends up working, on the very nodes that were prerendered
+    await waitFor(() => expect(inviteSubmitButton()).toBeEnabled());
+    expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
+    expect(inviteFormElement()).toBe(form);
+    expect(root.querySelector('#faq')).toBe(faq);
+    expect(root.querySelectorAll('h1')).toHaveLength(1);
+    expect(root.querySelectorAll('#invite form')).toHaveLength(1);
+    root.remove();
+  });
+});
