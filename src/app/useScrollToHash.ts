@@ -9,7 +9,9 @@ function prefersReducedMotion(): boolean {
 /**
  * Spec §2: when the address carries a hash, scroll to that section after
  * {@link SCROLL_TO_ANCHOR_DELAY_MS} (100 ms), smoothly unless the visitor prefers reduced motion.
- * Also on arrival from another route, since the target only exists once the new page has rendered.
+ * Also on arrival from another route, since the target only exists once the new page has rendered: when
+ * the page's chunk (issue #13) is still loading after those 100 ms, the scroll waits for the section to
+ * appear in `<main>`, and happens as soon as it does. An address naming no section scrolls nowhere.
  * A navigation without a hash starts at the top of the new page.
  */
 export function useScrollToHash(): void {
@@ -19,11 +21,32 @@ export function useScrollToHash(): void {
       window.scrollTo({ top: 0 });
       return;
     }
+    const id = decodeURIComponent(hash.slice(1));
+    const scrollTo = (target: HTMLElement) => {
+      target.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
+    };
+    let observer: MutationObserver | undefined;
     const timer = window.setTimeout(() => {
-      const target = document.getElementById(decodeURIComponent(hash.slice(1)));
-      target?.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
+      const target = document.getElementById(id);
+      if (target) {
+        scrollTo(target);
+        return;
+      }
+      const main = document.getElementById('main');
+      // the page is still loading while <main> is empty; a loaded page without the section has no target
+      if (!main || main.firstElementChild) return;
+      observer = new MutationObserver(() => {
+        if (!main.firstElementChild) return;
+        observer?.disconnect();
+        const arrived = document.getElementById(id);
+        if (arrived) scrollTo(arrived);
+      });
+      observer.observe(main, { childList: true });
     }, SCROLL_TO_ANCHOR_DELAY_MS);
-    return () => window.clearTimeout(timer);
+    return () => {
+      window.clearTimeout(timer);
+      observer?.disconnect();
+    };
     // `key` changes on every navigation, so pressing the same hash link twice scrolls again.
   }, [pathname, hash, key]);
 }

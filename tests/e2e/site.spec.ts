@@ -45,6 +45,22 @@ test.describe('every route in a real browser', () => {
     await expect(page.locator('#pricing')).toBeInViewport();
   });
 
+  test('a client-side navigation to /#pricing scrolls there even when the home page arrives late (issue #13)', async ({ page }) => {
+    // the home page's chunk comes in after the 100 ms before the scroll (spec §2)
+    await page.route(/\/assets\/Home-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await page.goto('/privacy-request');
+    // its submit button is enabled once the page is hydrated, so the click below is the router's
+    await expect(page.getByRole('button', { name: 'Submit request' })).toBeEnabled();
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.getByRole('banner').getByRole('link', { name: 'Pricing' }).click();
+    await expect(page).toHaveURL(/\/#pricing$/);
+    await expect(page.locator('#pricing')).toBeInViewport();
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+  });
+
   test('opening /#faq directly scrolls to the FAQ', async ({ page }) => {
     await page.goto('/#faq');
     await expect(page.locator('#faq')).toBeInViewport();

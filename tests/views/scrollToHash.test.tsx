@@ -1,0 +1,77 @@
+import { act, render } from '@testing-library/preact';
+import { useEffect, useState } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useScrollToHash } from '@/app/useScrollToHash';
+
+// A layout whose page arrives late, as a page chunk still loading after a client-side navigation
+// (issue #13) leaves <main> empty until it is in.
+function LateLayout({ pageAfterMs, sectionId }: { pageAfterMs: number; sectionId: string }) {
+  useScrollToHash();
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLoaded(true), pageAfterMs);
+    return () => clearTimeout(timer);
+  }, [pageAfterMs]);
+  return (
+    <main id="main">
+      {loaded && (
+        <section id={sectionId}>
+          <h2>Section</h2>
+        </section>
+      )}
+    </main>
+  );
+}
+
+function renderAt(path: string, pageAfterMs: number, sectionId = 'pricing') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <LateLayout pageAfterMs={pageAfterMs} sectionId={sectionId} />
+    </MemoryRouter>,
+  );
+}
+
+async function advance(ms: number) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+describe('scroll to the hash section (spec §2) when the page arrives late (issue #13)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('scrolls to the section as soon as the page is in, not before 100 ms', async () => {
+    vi.useFakeTimers();
+    const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
+    scrollIntoView.mockClear();
+    renderAt('/#pricing', 400);
+    await advance(100);
+    expect(scrollIntoView).not.toHaveBeenCalled();
+    await advance(300);
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
+    expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('pricing'));
+  });
+
+  it('still waits the 100 ms when the page is in sooner', async () => {
+    vi.useFakeTimers();
+    const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
+    scrollIntoView.mockClear();
+    renderAt('/#pricing', 10);
+    await advance(99);
+    expect(scrollIntoView).not.toHaveBeenCalled();
+    await advance(1);
+    expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('pricing'));
+  });
+
+  it('scrolls nowhere when the page that arrives has no such section', async () => {
+    vi.useFakeTimers();
+    const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
+    scrollIntoView.mockClear();
+    renderAt('/#pricing', 400, 'faq');
+    await advance(1000);
+    expect(scrollIntoView).not.toHaveBeenCalled();
+  });
+});
