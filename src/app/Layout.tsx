@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Outlet, useLocation } from 'react-router-dom';
+import { deferHydration } from '@/components/deferHydration';
 import { Footer } from '@/components/Footer';
 import { Header } from '@/components/Header';
 import { OptOutToast } from '@/components/OptOutToast';
@@ -8,6 +9,11 @@ import { PageError } from '@/pages/PageError';
 import * as styles from './Layout.css';
 import { useFocusOnNavigation } from './useFocusOnNavigation';
 import { useScrollToHash } from './useScrollToHash';
+
+// Issue #13: the header and the footer each hydrate in a task of their own, as the page does, so that
+// hydrating the layout with the app-wide machines is no longer one long task.
+const HeaderSection = deferHydration(Header);
+const FooterSection = deferHydration(Footer);
 
 /**
  * Shared layout of every route (spec §2): skip link, sticky header, main landmark, footer. A page that
@@ -23,7 +29,7 @@ export function Layout() {
       <a href="#main" className={styles.skipLink}>
         Skip to content
       </a>
-      <Header />
+      <HeaderSection />
       <main id="main" tabIndex={-1} className={styles.main}>
         <ErrorBoundary
           FallbackComponent={PageError}
@@ -37,7 +43,7 @@ export function Layout() {
           </Suspense>
         </ErrorBoundary>
       </main>
-      <Footer />
+      <FooterSection />
       <OptOutToast />
     </div>
   );

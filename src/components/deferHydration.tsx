@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { Suspense, lazy, useState, type ComponentType } from 'react';
 
 let hydrating = false;
 let queue: Promise<void> = Promise.resolve();
@@ -32,7 +32,7 @@ export function hydrateInTasks(hydrate: () => void): void {
  * the main thread for longer than a section takes. Until then its prerendered DOM stays as it is: Preact
  * keeps the DOM of a component that suspends while hydrating, and hydrates it when the component resumes.
  * Rendered any other way (the prerender, a client-side navigation, tests), the section renders at once.
- * The section must render one root element.
+ * The section must render one root element; it has a `Suspense` boundary of its own, so it needs none around it.
  * @param Section - the section's component
  * @returns a component with the same props
  */
@@ -43,7 +43,12 @@ export function deferHydration<P extends object>(Section: ComponentType<P>): Com
     const [deferred] = useState(() => hydrating);
     if (!deferred) return <Section {...props} />;
     Deferred ??= lazy(() => nextTask().then(() => ({ default: Section })));
-    return <Deferred {...props} />;
+    // a boundary of its own, so that a section needs none around it (the layout's header and footer)
+    return (
+      <Suspense fallback={null}>
+        <Deferred {...props} />
+      </Suspense>
+    );
   }
   DeferredHydration.displayName = `DeferHydration(${Section.displayName ?? Section.name})`;
   return DeferredHydration;
