@@ -24,12 +24,14 @@ function prerenderHome(): HTMLElement {
   return root;
 }
 
-describe('hydrating / section by section (issue #13)', () => {
+describe('hydrating / section by section, the layout, header and footer each in a task (issue #13)', () => {
   it('keeps every prerendered node while the sections wait, then makes the invite form work', async () => {
     const root = prerenderHome();
     const heading = screen.getByRole('heading', { level: 1 });
     const form = inviteFormElement();
     const faq = root.querySelector('#faq');
+    const header = screen.getByRole('banner');
+    const footer = screen.getByRole('contentinfo');
     const before = root.innerHTML;
 
     hydrateInTasks(() => hydrateRoot(root, app));
@@ -44,6 +46,10 @@ describe('hydrating / section by section (issue #13)', () => {
     expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
     expect(inviteFormElement()).toBe(form);
     expect(root.querySelector('#faq')).toBe(faq);
+    // the layout, its header and its footer hydrate in tasks of their own too, on the prerendered nodes
+    expect(screen.getByRole('banner')).toBe(header);
+    expect(screen.getByRole('contentinfo')).toBe(footer);
+    expect(root.querySelectorAll('header, footer, main')).toHaveLength(3);
     expect(root.querySelectorAll('h1')).toHaveLength(1);
     expect(root.querySelectorAll('#invite form')).toHaveLength(1);
     root.remove();
