@@ -1,7 +1,7 @@
 import { act, render } from '@testing-library/preact';
 import { useEffect, useState } from 'react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScrollToHash } from '@/app/useScrollToHash';
 
 // A layout whose page arrives late, as a page chunk still loading after a client-side navigation
@@ -39,14 +39,16 @@ async function advance(ms: number) {
 }
 
 describe('scroll to the hash section (spec §2) when the page arrives late (issue #13)', () => {
+  const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
+  beforeEach(() => {
+    vi.useFakeTimers();
+    scrollIntoView.mockClear();
+  });
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('scrolls to the section as soon as the page is in, not before 100 ms', async () => {
-    vi.useFakeTimers();
-    const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
-    scrollIntoView.mockClear();
     renderAt('/#pricing', 400);
     await advance(100);
     expect(scrollIntoView).not.toHaveBeenCalled();
@@ -56,9 +58,6 @@ describe('scroll to the hash section (spec §2) when the page arrives late (issu
   });
 
   it('still waits the 100 ms when the page is in sooner', async () => {
-    vi.useFakeTimers();
-    const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
-    scrollIntoView.mockClear();
     renderAt('/#pricing', 10);
     await advance(99);
     expect(scrollIntoView).not.toHaveBeenCalled();
@@ -67,9 +66,6 @@ describe('scroll to the hash section (spec §2) when the page arrives late (issu
   });
 
   it('scrolls nowhere when the page that arrives has no such section', async () => {
-    vi.useFakeTimers();
-    const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
-    scrollIntoView.mockClear();
     renderAt('/#pricing', 400, 'faq');
     await advance(1000);
     expect(scrollIntoView).not.toHaveBeenCalled();
