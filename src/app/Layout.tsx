@@ -37,8 +37,10 @@ export function Layout() {
           onError={(error) => console.error('[page] could not be shown:', error)}
         >
           {/* A page whose chunk is not in yet (issue #13) suspends here: <main> is empty until it is in,
-              and focus moves to its heading then (useFocusOnNavigation). */}
-          <Suspense fallback={null}>
+              and focus moves to its heading then (useFocusOnNavigation). One boundary per path: under
+              preact/compat a boundary still waiting for the page left behind (the visitor went back
+              before its chunk came in) would never show the page gone back to. */}
+          <Suspense key={pathname} fallback={null}>
             <Outlet />
           </Suspense>
         </ErrorBoundary>

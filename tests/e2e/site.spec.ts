@@ -118,6 +118,22 @@ test.describe('prerendered pages', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeFocused();
   });
 
+  test('going back before the next page has come in shows the page gone back to (issue #13)', async ({ page }) => {
+    // /terms's chunk is held back, so the visitor goes back while <main> is still waiting for it
+    await page.route(/\/assets\/Terms-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.goto('/privacy-request');
+    await expect(page.getByRole('button', { name: 'Submit request' })).toBeEnabled();
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/privacy-request$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Submit request' })).toBeEnabled();
+  });
+
   test('the document title follows client-side navigation, with one <title> in the page', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveTitle('Sonde — web search API for agentic AI');
