@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 // jsdom has no IndexedDB; the outbox (src/services/outboxStore.ts) runs on this in-memory one, emptied after each test.
 import 'fake-indexeddb/auto';
 import { clear as clearIndexedDb } from 'idb-keyval';
-import { cleanup } from '@testing-library/preact';
+import { act, cleanup } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from '../mocks/node';
 import { fakePosthog } from './support/fakePosthog';
@@ -49,7 +49,10 @@ if (inBrowserEnvironment) {
 
 afterEach(async () => {
   if (inBrowserEnvironment) {
-    cleanup();
+    // Preact runs an unmounted component's effect cleanups after the next paint (a timer); inside act they
+    // run now, before the test ends. Left to the timer, they ran after jsdom's teardown once ("window is not
+    // defined" in useScrollToHash's cleanup, an unhandled error that failed a CI run).
+    act(() => cleanup());
     vi.useRealTimers(); // fake-indexeddb schedules its work on timers
     await clearIndexedDb();
     server.resetHandlers();
