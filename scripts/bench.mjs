@@ -15,6 +15,8 @@
 //   filled in more than 5 s before: p50 and p90 over 11 submissions, without and with 4x CPU slowdown
 // - POST /api/submissions: accepted submissions per second and p50/p99 latency, 20 concurrent clients
 //   for 10 s (autocannon), on PGlite and, when DATABASE_URL is set, on PostgreSQL; rows stored = 201s
+// `-- --analytics=off` builds without a PostHog key instead: what the site's own code costs, without
+// PostHog's (the budgets are the deployment's; this run tells apart whose long tasks they are).
 // Run with tsx (`npm run bench`): it imports the server's TypeScript.
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -61,6 +63,8 @@ const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-netw
 // `npm run bench -- --only=lighthouse` (or size, submit, api) measures one part.
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const wants = (part) => !only || only === part;
+/** `npm run bench -- --analytics=off`: a build without a PostHog key, so analytics never loads. */
+const analyticsOff = process.argv.includes('--analytics=off');
 
 const budgets = [];
 const check = (name, value, limit, unit, ok = value <= limit) => {
@@ -69,10 +73,13 @@ const check = (name, value, limit, unit, ok = value <= limit) => {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
-/** Builds the site as deployed: with a PostHog key, its host the local stand-in at `postHogOrigin`. */
+/**
+ * Builds the site as deployed: with a PostHog key, its host the local stand-in at `postHogOrigin`
+ * (without a key under `--analytics=off`).
+ */
 async function buildSite(postHogOrigin) {
   await rm(DIST, { recursive: true, force: true });
-  process.env.VITE_POSTHOG_KEY = POSTHOG_KEY;
+  process.env.VITE_POSTHOG_KEY = analyticsOff ? '' : POSTHOG_KEY;
   process.env.VITE_POSTHOG_HOST = postHogOrigin;
   return buildAndPrerender({ outDir: DIST, logLevel: 'warn' });
 }
@@ -367,14 +374,14 @@ async function apiBenchmarks() {
 await rm(OUT, { recursive: true, force: true });
 await mkdir(OUT, { recursive: true });
 const standIn = await startPostHogStandIn(POSTHOG_PORT);
-console.log(`building with PostHog key ${POSTHOG_KEY}, host ${standIn.origin} (the local stand-in)…`);
+console.log(analyticsOff ? 'building without a PostHog key (--analytics=off): analytics never loads…' : `building with PostHog key ${POSTHOG_KEY}, host ${standIn.origin} (the local stand-in)…`);
 const { firstLoad } = await buildSite(standIn.origin);
 const bundle = await firstLoadJavaScript(firstLoad); // always: cheap, and the build is needed anyway
 const results = { bundle, postHog: {}, lighthouse: {}, submit: {}, api: {} };
 if (wants('lighthouse') || wants('size') || wants('submit')) {
   const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
   try {
-    for (const route of wants('lighthouse') || wants('size') ? ROUTES : []) {
+    for (const route of (wants('lighthouse') || wants('size')) && !analyticsOff ? ROUTES : []) {
       console.log(`PostHog timing ${route}…`);
       results.postHog[route] = await postHogTiming(route, standIn);
     }
