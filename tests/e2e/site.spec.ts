@@ -101,6 +101,8 @@ test.describe('prerendered pages', () => {
     // Before hydration a submit would be the browser's own GET, with the visitor's answers in the URL.
     await page.goto('/');
     await expect(page.getByRole('form', { name: 'Request an invite' }).getByRole('button', { name: 'Request invite' })).toBeDisabled();
+    // the opt-out button too: before hydration a click on it would do nothing
+    await expect(page.getByRole('contentinfo').getByRole('button', { name: 'Do Not Sell or Share My Personal Information' })).toBeDisabled();
     await page.goto('/privacy-request');
     await expect(page.getByRole('button', { name: 'Submit request' })).toBeDisabled();
     await context.close();

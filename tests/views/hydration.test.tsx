@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/dom';
+import { screen, waitFor, within } from '@testing-library/dom';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
@@ -15,6 +15,9 @@ const app = (
     <App />
   </MemoryRouter>
 );
+
+/** The footer's opt-out button (spec §4): disabled until the footer has hydrated. */
+const optOutButton = () => within(screen.getByRole('contentinfo')).getByRole('button', { name: 'Do Not Sell or Share My Personal Information' });
 
 /** The prerendered HTML of `/` in the document, as the browser has it before any script runs. */
 function prerenderHome(): HTMLElement {
@@ -40,9 +43,11 @@ describe('hydrating / section by section, the layout, header and footer each in 
     for (let microtask = 0; microtask < 10; microtask += 1) await Promise.resolve();
     expect(root.innerHTML).toBe(before);
     expect(inviteSubmitButton()).toBeDisabled();
+    expect(optOutButton()).toBeDisabled();
 
     // each in a task of its own: the form ends up working, on the very nodes that were prerendered
     await waitFor(() => expect(inviteSubmitButton()).toBeEnabled());
+    await waitFor(() => expect(optOutButton()).toBeEnabled());
     expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
     expect(inviteFormElement()).toBe(form);
     expect(root.querySelector('#faq')).toBe(faq);
