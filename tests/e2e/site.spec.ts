@@ -14,6 +14,14 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/** Holds back a page's chunk (issue #13: one per route, e.g. `Home`, `Terms`) by `ms` ms, as a slow network would. */
+async function holdBackPageChunk(page: Page, chunk: string, ms: number): Promise<void> {
+  await page.route(new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`), async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
 test.describe('every route in a real browser', () => {
   for (const route of routes) {
     test(`${route} loads with its heading and no console error`, async ({ page }) => {
@@ -47,10 +55,7 @@ test.describe('every route in a real browser', () => {
 
   test('a client-side navigation to /#pricing scrolls there even when the home page arrives late (issue #13)', async ({ page }) => {
     // the home page's chunk comes in after the 100 ms before the scroll (spec §2)
-    await page.route(/\/assets\/Home-[\w-]+\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await route.continue();
-    });
+    await holdBackPageChunk(page, 'Home', 500);
     await page.goto('/privacy-request');
     // its submit button is enabled once the page is hydrated, so the click below is the router's
     await expect(page.getByRole('button', { name: 'Submit request' })).toBeEnabled();
@@ -122,10 +127,7 @@ test.describe('prerendered pages', () => {
 
   test('going back before the next page has come in shows the page gone back to (issue #13)', async ({ page }) => {
     // /terms's chunk is held back, so the visitor goes back while <main> is still waiting for it
-    await page.route(/\/assets\/Terms-[\w-]+\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      await route.continue();
-    });
+    await holdBackPageChunk(page, 'Terms', 800);
     await page.goto('/privacy-request');
     await expect(page.getByRole('button', { name: 'Submit request' })).toBeEnabled();
     await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
