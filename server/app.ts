@@ -13,7 +13,7 @@ import {
 } from './limits.ts';
 import type { Logger } from './logger.ts';
 import { mountSite } from './site.ts';
-import { acceptSubmission } from './storage.ts';
+import { createSubmissionWriter } from './groupCommit.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
 
 /** What {@link createApp} needs. Everything but `database` and `logger` has a default. */
@@ -56,6 +56,11 @@ export function createApp(options: AppOptions): Hono {
   const maxInFlight = options.maxConcurrentSubmissions ?? MAX_CONCURRENT_SUBMISSIONS;
   const now = options.now ?? (() => new Date());
   let inFlight = 0;
+  const writer = createSubmissionWriter(database.db, {
+    limitPerWindow: rateLimit,
+    windowMs: RATE_LIMIT_WINDOW_MS,
+    notify: options.notifier !== undefined,
+  });
 
   /** `https://host` as the visitor's browser sees this server (behind a proxy: its forwarded host). */
   const ownOrigin = (c: Context): string => {
@@ -135,6 +140,22 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
 
+  const tooLarge = (c: Context) => problem(c, 413, `Body is larger than ${MAX_BODY_BYTES} bytes`);
+  const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  /**
+   * 413 over {@link MAX_BODY_BYTES}. With a Content-Length (what browsers send) the header decides, and
+   * Node has already made it the body's exact length; only a chunked body goes through Hono's
+   * bodyLimit, which counts it as it streams. (bodyLimit would first build a whole Web Request and
+   * stream around every body: measured under load, 0.62–0.68 ms of server CPU per submission with it,
+   * 0.32–0.45 ms without.)
+   */
+  const limitBody: MiddlewareHandler = async (c, next) => {
+    const length = c.req.header('content-length');
+    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return streamedBodyLimit(c, next);
+    if (Number(length) > MAX_BODY_BYTES) return tooLarge(c);
+    await next();
+  };
+
   app.post(
     SUBMISSIONS_PATH,
     async (c, next) => {
@@ -156,7 +177,7 @@ export function createApp(options: AppOptions): Hono {
         inFlight -= 1;
       }
     },
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => problem(c, 413, `Body is larger than ${MAX_BODY_BYTES} bytes`) }),
+    limitBody,
     async (c) => {
       let parsed: unknown;
       try {
@@ -167,13 +188,10 @@ export function createApp(options: AppOptions): Hono {
       const checked = checkSubmissionBody(parsed, now());
       if (!checked.ok) return problem(c, 400, checked.problem);
       try {
-        const outcome = await acceptSubmission(database.db, {
+        const outcome = await writer.accept({
           body: checked.body,
           idempotencyKey: c.req.header('idempotency-key') ?? null,
           clientIp: clientIp(c),
-          limitPerWindow: rateLimit,
-          windowMs: RATE_LIMIT_WINDOW_MS,
-          notify: options.notifier !== undefined,
         });
         switch (outcome.status) {
           case 'stored':

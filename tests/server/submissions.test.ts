@@ -111,6 +111,32 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
     expect(await rows()).toHaveLength(1);
   });
 
+  it(`counts a chunked body (no Content-Length) as it streams: ${MAX_BODY_BYTES} bytes are read, one more is 413`, async () => {
+    const json = JSON.stringify(submissionBody());
+    const exact = json + ' '.repeat(MAX_BODY_BYTES - Buffer.byteLength(json));
+    const chunked = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      const half = Math.floor(bytes.length / 2);
+      return fetch(`${server.url}/api/submissions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(bytes.subarray(0, half));
+            controller.enqueue(bytes.subarray(half));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+    };
+    expect((await chunked(exact)).status).toBe(201);
+    const over = await chunked(`${exact} `);
+    expect(over.status).toBe(413);
+    expect(await over.json()).toEqual({ error: `Body is larger than ${MAX_BODY_BYTES} bytes` });
+    expect(await rows()).toHaveLength(1);
+  });
+
   it('answers 500 "Submission could not be stored" when the database fails, and the server stays up', async () => {
     await database.db.execute(sql`alter table submissions add constraint fail_every_insert check (false) not valid`);
     const response = await post(submissionBody());
