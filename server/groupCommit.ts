@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from './db/database.ts';
-import { acceptSubmissions, type AcceptInput, type AcceptOutcome, type AcceptSettings } from './storage.ts';
+import { acceptSubmissions, isRefusedByDatabase, type AcceptInput, type AcceptOutcome, type AcceptSettings } from './storage.ts';
 
 /**
  * Most submissions written by one statement (one commit): bounds a statement's size to 64 bodies of at
@@ -14,8 +14,9 @@ export interface SubmissionWriter {
   /**
    * Accepts one checked submission (spec §7.1) as {@link acceptSubmissions} does, resolving once its
    * batch is committed.
-   * @throws the driver's error when its own row cannot be written; another submission's bad row never
-   *   fails it (a failed batch is written again one submission at a time)
+   * @throws the driver's error when its own row cannot be written; a row of another submission that the
+   *   database refuses never fails it (the batch is then written again one submission at a time); a
+   *   broken connection fails the whole batch
    */
   accept(input: AcceptInput): Promise<AcceptOutcome>;
 }
@@ -42,8 +43,10 @@ export function createSubmissionWriter(db: Db, settings: AcceptSettings): Submis
     try {
       return await acceptSubmissions(db, inputs, settings);
     } catch (error) {
-      if (inputs.length === 1) return [error as Error];
-      // One bad row rolls back its whole statement: write each again alone, so only it fails.
+      // One row the database refuses rolls back its whole statement: write each again alone, so that
+      // only it fails. After a broken connection the commit may have happened: fail them all instead
+      // (a client with an Idempotency-Key, as the site's outbox, then retries without a duplicate).
+      if (inputs.length === 1 || !isRefusedByDatabase(error)) return inputs.map(() => error as Error);
       const alone: Array<AcceptOutcome | Error> = [];
       for (const input of inputs) {
         alone.push(await acceptSubmissions(db, [input], settings).then(([outcome]) => outcome!, (e: unknown) => e as Error));

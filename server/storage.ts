@@ -97,10 +97,17 @@ function acceptStatement(db: Db) {
  *    guard against floods, not a quota);
  * 3. otherwise the row is inserted with `kind` from the privacy mapping of spec §3 and, for a privacy
  *    request, `due_at` = received + 45 days (spec §9). Two requests racing on one key store one row.
- * @returns one outcome per input, in the inputs' order
- * @throws the driver's error when the statement fails: then nothing of the batch is stored.
+ * @returns one outcome per input, in the inputs' order; in the place of a submission whose outcome
+ *   could not be read after the commit (a look-up failed), its Error: its row may be stored, so it must
+ *   not be written again
+ * @throws the driver's error when the statement fails: then nothing of the batch is stored, unless the
+ *   connection broke during the commit (see {@link isRefusedByDatabase})
  */
-export async function acceptSubmissions(db: Db, inputs: readonly AcceptInput[], settings: AcceptSettings): Promise<AcceptOutcome[]> {
+export async function acceptSubmissions(
+  db: Db,
+  inputs: readonly AcceptInput[],
+  settings: AcceptSettings,
+): Promise<Array<AcceptOutcome | Error>> {
   if (inputs.length === 0) return [];
   const prepared = inputs.map((input) => ({
     key: input.idempotencyKey,
@@ -117,10 +124,10 @@ export async function acceptSubmissions(db: Db, inputs: readonly AcceptInput[], 
     dueDays: RETENTION.privacyResponseDays,
     notify: settings.notify ?? false,
   });
-  if (rows.length !== prepared.length) throw new Error(`the accept statement returned ${rows.length} rows for ${prepared.length} submissions`);
   return Promise.all(
-    prepared.map(async ({ key, kind, sha }, i): Promise<AcceptOutcome> => {
-      const row = rows[i]!;
+    prepared.map(async ({ key, kind, sha }, i): Promise<AcceptOutcome | Error> => {
+      const row = rows[i];
+      if (!row) return new Error(`the accept statement returned ${rows.length} rows for ${prepared.length} submissions`);
       const earlier = (id: string, existingSha: string | null): AcceptOutcome =>
         existingSha === sha ? { status: 'replayed', id } : { status: 'conflict', id };
       if (row.new_id) return { status: 'stored', id: row.new_id, kind };
@@ -129,11 +136,29 @@ export async function acceptSubmissions(db: Db, inputs: readonly AcceptInput[], 
         return { status: 'limited', retryAfterSeconds: Number(row.retry_after ?? 1) };
       }
       // Within the limit, yet not inserted: another transaction stored this key meanwhile.
-      const first = key ? await findByIdempotencyKey(db, key) : undefined;
-      if (!first) throw new Error('the submission was neither stored nor found under its idempotency key');
-      return earlier(first.id, first.bodySha256);
+      try {
+        const first = key ? await findByIdempotencyKey(db, key) : undefined;
+        if (!first) return new Error('the submission was neither stored nor found under its idempotency key');
+        return earlier(first.id, first.bodySha256);
+      } catch (error) {
+        return error as Error;
+      }
     }),
   );
+}
+
+/**
+ * True when the database answered a statement with an error (a SQLSTATE, on the error or the driver
+ * error Drizzle wraps): the statement's transaction was rolled back, so none of it is stored. False for
+ * a broken connection, after which a commit may or may not have happened.
+ */
+export function isRefusedByDatabase(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    // SQLSTATE: five characters, its class first (digits, or F0, HV, P0, XX); Node's EPIPE is not one
+    if (typeof code === 'string' && /^[0-9FHPX][0-9A-Z]{4}$/.test(code)) return true;
+  }
+  return false;
 }
 
 /**
@@ -142,6 +167,7 @@ export async function acceptSubmissions(db: Db, inputs: readonly AcceptInput[], 
  */
 export async function acceptSubmission(db: Db, input: AcceptInput & AcceptSettings): Promise<AcceptOutcome> {
   const [outcome] = await acceptSubmissions(db, [input], input);
+  if (outcome instanceof Error) throw outcome;
   return outcome!;
 }
 

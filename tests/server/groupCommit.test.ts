@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../server/db/database.ts';
 import { notifications, submissions } from '../../server/db/schema.ts';
 import { GROUP_COMMIT_MAX_BATCH, createSubmissionWriter } from '../../server/groupCommit.ts';
+import { isRefusedByDatabase } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 
@@ -105,5 +106,21 @@ describe.each(testEngines())('group commit on $name', (engine) => {
     await expect(writer.accept(visitor(1, { fullName: 'Nul\u0000l' }))).rejects.toThrow();
     expect((await writer.accept(visitor(2))).status).toBe('stored');
     expect(await database.db.$count(submissions)).toBe(1);
+  });
+});
+
+describe('isRefusedByDatabase: may a failed batch be written again one by one?', () => {
+  it('yes when the database answered with a SQLSTATE, on the error or the driver error it wraps', () => {
+    expect(isRefusedByDatabase(Object.assign(new Error('unsupported Unicode escape sequence'), { code: '22P05' }))).toBe(true);
+    expect(isRefusedByDatabase(Object.assign(new Error('raise_exception'), { code: 'P0001' }))).toBe(true);
+    const driverError = Object.assign(new Error('duplicate key'), { code: '23505' });
+    expect(isRefusedByDatabase(new Error('Failed query: select …', { cause: driverError }))).toBe(true);
+  });
+
+  it('no after a broken connection, when the commit may have happened', () => {
+    expect(isRefusedByDatabase(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(false);
+    expect(isRefusedByDatabase(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBe(false);
+    expect(isRefusedByDatabase(Object.assign(new Error('write CONNECTION_CLOSED'), { code: 'CONNECTION_CLOSED' }))).toBe(false);
+    expect(isRefusedByDatabase(new Error('PGlite is closed'))).toBe(false);
   });
 });
