@@ -30,13 +30,13 @@ export interface SubmissionWriter {
  * before its row is committed.
  *
  * One statement at a time, on either engine: PGlite runs one at a time anyway, and on PostgreSQL two at
- * a time measured no faster (`npm run bench -- --only=api`, 2026-11-25, four runs each alternating:
- * one 2,938–3,686/s, two 2,562–3,598/s).
+ * a time measured no faster (2026-11-25, autocannon in a process of its own, 20 clients for 10 s, four
+ * runs each, alternating: one 2,938–3,686 submissions/s, two 2,562–3,598/s).
  * Batching is DataLoader's (`cache: false`: every call is a new submission, never deduplicated).
  */
 export function createSubmissionWriter(db: Db, settings: AcceptSettings): SubmissionWriter {
   let busy = false;
-  /** the next batch's dispatch, while a statement is under way; it takes submissions until full */
+  /** the dispatches of the batches waiting for the statement under way, oldest first; each takes submissions until full */
   const waiting: Array<() => void> = [];
 
   const writeBatch = async (inputs: readonly AcceptInput[]): Promise<Array<AcceptOutcome | Error>> => {
