@@ -20,14 +20,6 @@ export type AcceptOutcome =
   /** the client is past its rate limit: nothing stored */
   | { status: 'limited'; retryAfterSeconds: number };
 
-type AcceptRow = {
-  existing_id: string | null;
-  existing_sha: string | null;
-  recent: number | null;
-  retry_after: number | null;
-  new_id: string | null;
-};
-
 /** One checked submission to accept, as the HTTP handler has it. */
 export interface AcceptInput {
   body: SubmissionBody;
@@ -117,7 +109,7 @@ export async function acceptSubmissions(
     email: input.body.data.workEmail.toLowerCase(),
     body: input.body,
   }));
-  const rows: AcceptRow[] = await acceptStatement(db).execute({
+  const rows = await acceptStatement(db).execute({
     batch: JSON.stringify(prepared),
     windowSeconds: settings.windowMs / 1000,
     limit: settings.limitPerWindow,

@@ -101,9 +101,14 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
     expect(await rows()).toHaveLength(1);
   });
 
-  it(`reads a body of ${MAX_BODY_BYTES} bytes and answers 413 for one byte more, storing nothing`, async () => {
+  /** A valid body of exactly {@link MAX_BODY_BYTES} bytes: JSON allows trailing space. */
+  const bodyOfMaxSize = () => {
     const json = JSON.stringify(submissionBody());
-    const exact = json + ' '.repeat(MAX_BODY_BYTES - Buffer.byteLength(json)); // JSON allows trailing space
+    return json + ' '.repeat(MAX_BODY_BYTES - Buffer.byteLength(json));
+  };
+
+  it(`reads a body of ${MAX_BODY_BYTES} bytes and answers 413 for one byte more, storing nothing`, async () => {
+    const exact = bodyOfMaxSize();
     expect((await post(exact)).status).toBe(201);
     const over = await post(`${exact} `);
     expect(over.status).toBe(413);
@@ -112,8 +117,7 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
   });
 
   it(`counts a chunked body (no Content-Length) as it streams: ${MAX_BODY_BYTES} bytes are read, one more is 413`, async () => {
-    const json = JSON.stringify(submissionBody());
-    const exact = json + ' '.repeat(MAX_BODY_BYTES - Buffer.byteLength(json));
+    const exact = bodyOfMaxSize();
     const chunked = (text: string) => {
       const bytes = new TextEncoder().encode(text);
       const half = Math.floor(bytes.length / 2);
