@@ -1,13 +1,43 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { sondeApi } from './server/devServer.ts';
+
+/**
+ * V8's explicit compile hint (Chrome 136+; other engines read a comment): every function of a chunk that
+ * starts with it is compiled eagerly, on a background thread while the chunk streams in, instead of
+ * lazily on the main thread the first time it is called. Every chunk of this site runs on load or in the
+ * idle periods right after it (hydration, the PostHog SDK, rrweb's first snapshot), where a function's
+ * first call would otherwise compile it inside a task a visitor may be waiting on (issue #13, TBT;
+ * measured in docs/architecture.md). It must be the file's first line, so it goes in once the chunk is
+ * written: Vite puts its own `__vite__mapDeps` line on top of the entry chunk after every plugin's
+ * `generateBundle`. The comment is the same in every build, so each file name's hash still names its content.
+ */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
+/** Puts {@link COMPILE_HINT} on the first line of every JavaScript chunk a client build writes. */
+function compileHints(): Plugin {
+  return {
+    name: 'sonde:compile-hints',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      if (this.environment.config.build.ssr || !options.dir) return; // the prerender's bundle runs in Node, once
+      for (const file of Object.values(bundle)) {
+        if (file.type !== 'chunk') continue;
+        const path = join(options.dir, file.fileName);
+        await writeFile(path, `${COMPILE_HINT}\n${await readFile(path, 'utf8')}`);
+      }
+    },
+  };
+}
 
 export default defineConfig({
   // `react` and `react-dom` are preact/compat (package.json: npm aliases of @preact/compat, issue #13): React
   // Fast Refresh cannot update Preact components, so in `npm run dev` an edited component reloads the page.
-  plugins: [react({ refreshExclude: /./ }), vanillaExtractPlugin(), sondeApi()],
+  plugins: [react({ refreshExclude: /./ }), vanillaExtractPlugin(), sondeApi(), compileHints()],
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPILE_HINT } from '../../vite.config';
 
 // A real production build, as `npm start` makes it, checked for what it must not ship.
 let outDir: string;
@@ -38,6 +39,12 @@ describe('production bundle', () => {
     expect(files.size).toBeGreaterThan(0);
     const withInspector = [...files].filter(([, code]) => code.includes('stately.ai/inspect') || code.includes('createBrowserInspector'));
     expect(withInspector.map(([name]) => name)).toEqual([]);
+  });
+
+  it('starts every chunk, the entry too, with V8\'s compile hint on its first line (issue #13)', () => {
+    const withoutHint = [...files].filter(([, code]) => code.slice(0, code.indexOf('\n')) !== COMPILE_HINT).map(([name]) => name);
+    expect(withoutHint).toEqual([]);
+    expect(files.has(entry)).toBe(true);
   });
 
   it('keeps PostHog out of the first-load entry chunk', () => {
