@@ -45,10 +45,10 @@ describe('formatUsd and formatCount', () => {
     }), { numRuns: 2000 });
     fc.assert(fc.property(fc.integer({ min: 1, max: 999 }), (millions) => {
       expect(formatCount(millions * 1_000_000)).toBe(compact.format(millions * 1_000_000));
-    }));;
+    }));
   });
 
-  it('leave any other value to Intl.NumberFormat: fractions of a cent, negative amounts, other counts', async () => {
+  it('give Intl.NumberFormat\'s text for fractions of a cent, negative amounts and other counts', async () => {
     const { formatCount, formatUsd } = await freshFormat();
     for (const amount of [1.005, 0.125, -3, -0.5, -0, 1e21, 2 ** 80]) expect(formatUsd(amount)).toBe(intlUsd(amount));
     for (const count of [0, 999_999, 1_500_000, 1_000_000_000, 2_000_000_000, 12_345]) expect(formatCount(count)).toBe(compact.format(count));
