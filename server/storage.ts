@@ -145,12 +145,21 @@ export async function acceptSubmissions(
  * a broken connection, after which a commit may or may not have happened.
  */
 export function isRefusedByDatabase(error: unknown): boolean {
+  return sqlStateOf(error) !== undefined;
+}
+
+/**
+ * The SQLSTATE of a database's refusal (`22P05`, `23505`…), found on the error or any of its causes
+ * (Drizzle wraps the driver's error); `undefined` for any other error (a broken connection: Node's
+ * `EPIPE`, postgres.js's `CONNECTION_CLOSED`).
+ */
+export function sqlStateOf(error: unknown): string | undefined {
   for (let e = error; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     // SQLSTATE: five characters, its class first (digits, or F0, HV, P0, XX); Node's EPIPE is not one
-    if (typeof code === 'string' && /^[0-9FHPX][0-9A-Z]{4}$/.test(code)) return true;
+    if (typeof code === 'string' && /^[0-9FHPX][0-9A-Z]{4}$/.test(code)) return code;
   }
-  return false;
+  return undefined;
 }
 
 /**

@@ -1,61 +1,62 @@
 import { z } from 'zod';
 import { TEXT_LIMITS, type SubmissionBody } from '#shared/submission';
+import { normalizeText, textProblem, type TextRuleOptions } from '#shared/text';
 import { SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from './limits.ts';
 
-// C0 controls, DEL and C1 controls: never in a name or a one-line answer. Multi-line free text may
-// hold a newline (LF, or CR LF as some platforms send it) and a tab, nothing else of these.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex -- as above
-const CONTROL_EXCEPT_NEWLINE_TAB = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/**
+ * A text field under the one text rule of shared/text.ts: NFC-normalised first (so the length is
+ * counted on what is stored), then at most `max` characters, then the rule (well-formed, no control or
+ * direction-override character, a visible character when required).
+ */
+const text = (max: number, rule: TextRuleOptions = {}) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? normalizeText(value) : value),
+    z
+      .string()
+      .max(max, `is longer than ${max} characters`)
+      .superRefine((value, ctx) => {
+        const problem = textProblem(value, rule);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  );
 
-const oneLine = (max: number) =>
-  z.string().max(max, `is longer than ${max} characters`).refine((s) => !CONTROL.test(s), 'contains a control character');
-const multiLine = (max: number) =>
-  z
-    .string()
-    .max(max, `is longer than ${max} characters`)
-    .refine((s) => !CONTROL_EXCEPT_NEWLINE_TAB.test(s), 'contains a control character');
-const required = <T extends z.ZodString | z.ZodType<string>>(schema: T) =>
-  schema.refine((s: string) => s.trim().length > 0, 'is required');
-
+const oneLine = (max: number) => text(max);
+const requiredLine = (max: number) => text(max, { required: true });
 const shortText = oneLine(TEXT_LIMITS.short);
 /** Checkbox groups send option labels; a list of at most 20 short strings. */
-const optionList = z.array(required(shortText)).max(20, 'has more than 20 entries');
+const optionList = z.array(requiredLine(TEXT_LIMITS.short)).max(20, 'has more than 20 entries');
 
 /**
  * What `POST /api/submissions` accepts (spec §3, §7.1): `{ event: 'invite_request', data }` where
  * `data` is the invite payload plus the client metadata. Stricter than the spec's browser checks:
  * consent must be given, the website is http(s), the IP is an IPv4/IPv6 address or null, every text
- * is within {@link TEXT_LIMITS} and free of control characters. Unknown keys are dropped.
+ * is within {@link TEXT_LIMITS} and keeps the text rule of shared/text.ts (stored NFC-normalised).
+ * Unknown keys are dropped.
  * Tied to the shared {@link SubmissionBody} type, so the client and the server cannot drift apart.
  * The `submittedAt` time window is checked by {@link checkSubmissionBody}, which knows the clock.
  */
 export const submissionBodySchema = z.object({
   event: z.literal('invite_request'),
   data: z.object({
-    fullName: required(shortText),
-    workEmail: z.email().max(TEXT_LIMITS.email, `is longer than ${TEXT_LIMITS.email} characters`),
-    roleTitle: required(shortText),
-    companyName: required(shortText),
-    websiteUrl: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-      .max(TEXT_LIMITS.url, `is longer than ${TEXT_LIMITS.url} characters`)
-      .optional(),
-    useCaseDescription: required(multiLine(TEXT_LIMITS.long)),
+    fullName: requiredLine(TEXT_LIMITS.short),
+    workEmail: text(TEXT_LIMITS.email, { required: true }).pipe(z.email()),
+    roleTitle: requiredLine(TEXT_LIMITS.short),
+    companyName: requiredLine(TEXT_LIMITS.short),
+    websiteUrl: text(TEXT_LIMITS.url).pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })).optional(),
+    useCaseDescription: text(TEXT_LIMITS.long, { multiline: true, required: true }),
     primaryWorkloads: optionList,
     mustHaveCapabilities: optionList,
-    estimatedMonthlyQueries: required(shortText),
-    peakQPS: required(shortText),
+    estimatedMonthlyQueries: requiredLine(TEXT_LIMITS.short),
+    peakQPS: requiredLine(TEXT_LIMITS.short),
     targetLatency: shortText.optional(),
     keyRegionsLanguages: shortText.optional(),
     desiredStartDate: z.iso.date().optional(),
     budgetRange: shortText.optional(),
-    notes: multiLine(TEXT_LIMITS.long).optional(),
+    notes: text(TEXT_LIMITS.long, { multiline: true }).optional(),
     consentGiven: z.literal(true, 'must be true: consent is required'),
     submittedAt: z.iso.datetime({ offset: true }),
     clientIP: z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address, or null').nullable(),
-    browserId: required(shortText),
+    browserId: requiredLine(TEXT_LIMITS.short),
     userAgent: oneLine(1000),
     browserLanguage: oneLine(100),
     timezone: oneLine(100),

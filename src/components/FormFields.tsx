@@ -1,5 +1,6 @@
 import { useId, type ChangeEvent, type ReactNode } from 'react';
 import { TEXT_LIMITS } from '#shared/submission';
+import { BLANK, textProblem } from '#shared/text';
 import { useAfterHydration } from '@/context/useAfterHydration';
 import { button } from '@/styles/button.css';
 import * as styles from './FormFields.css';
@@ -34,17 +35,20 @@ function maxLengthOf(type: TextFieldProps['type'], multiline: boolean): number |
 }
 
 /**
- * Issue #12: a required field holding only spaces or line breaks is as empty as a blank one; the browser
- * then refuses the form with its usual message, on that field.
+ * The server's text rule (shared/text.ts), told in the browser's own way: a value the server would
+ * refuse with a 400 makes the field invalid, so the form is refused on that field with a sentence
+ * saying why, and nothing is sent (spec §5). A required field of only spaces, line breaks or
+ * invisible characters gets the browser's usual "Please fill out this field."
  */
-function refuseBlank(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) {
-  const { value } = event.currentTarget;
-  event.currentTarget.setCustomValidity(value.length > 0 && value.trim() === '' ? REQUIRED_MESSAGE : '');
+function checkText(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>, required: boolean) {
+  const field = event.currentTarget;
+  const problem = field.value === '' ? null : textProblem(field.value, { required, multiline: field instanceof HTMLTextAreaElement });
+  field.setCustomValidity(problem === null ? '' : problem === BLANK ? REQUIRED_MESSAGE : `This field ${problem}.`);
 }
 
 /**
  * A labelled text input or textarea, its hint tied with aria-describedby; the browser validates it
- * (spec §5), with the server's length limit as `maxLength` and a blank-only required value refused.
+ * (spec §5), with the server's length limit as `maxLength` and its text rule ({@link checkText}).
  */
 export function TextField({ name, label, type = 'text', required, placeholder, autoComplete, hint, rows, maxLength }: TextFieldProps) {
   const id = useId();
@@ -56,7 +60,7 @@ export function TextField({ name, label, type = 'text', required, placeholder, a
     placeholder,
     autoComplete,
     maxLength: maxLength ?? maxLengthOf(type, Boolean(rows)),
-    onChange: required ? refuseBlank : undefined,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => checkText(event, Boolean(required)),
     'aria-describedby': hintId,
   };
   return (

@@ -114,6 +114,33 @@ describe('invite form (spec §3, §5)', () => {
     expect(fullName).toBeValid();
   });
 
+  it('tells the visitor of a character the server would refuse, on the field, and sends nothing', async () => {
+    const { user } = renderApp('/');
+    const form = within(inviteFormElement());
+    await fillRequiredInviteFields(user);
+    const fullName = form.getByRole('textbox', { name: 'Full name' }) as HTMLInputElement;
+    await user.clear(fullName);
+    await user.click(fullName);
+    await user.paste('Ada \u202egpj.exe');
+    expect(fullName).toBeInvalid();
+    expect(fullName.validationMessage).toBe('This field contains a text-direction control character (U+202E).');
+    await user.clear(fullName);
+    await user.paste('\u200b\u3164');
+    expect(fullName.validationMessage).toBe('Please fill out this field.');
+    const website = form.getByRole('textbox', { name: 'Company website' }) as HTMLInputElement;
+    await user.click(website);
+    await user.paste('https://example.com/\u001b[2J');
+    expect(website.validationMessage).toBe('This field contains a control character (U+001B).');
+    await user.click(inviteSubmitButton());
+    expect(network.submissions()).toEqual([]);
+    // Line breaks and tabs stay allowed in the free text.
+    const description = form.getByRole('textbox', { name: /What will you build with Sonde/ }) as HTMLTextAreaElement;
+    await user.clear(description);
+    await user.click(description);
+    await user.paste('line one\n\tline two');
+    expect(description).toBeValid();
+  });
+
   it('sends nothing when the honeypot is filled, and still shows /thank-you (issue #12)', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { user, location } = renderApp('/');
