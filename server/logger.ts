@@ -3,10 +3,82 @@ import { pino, type Logger } from 'pino';
 export type { Logger };
 
 /**
- * The server's one logger: structured JSON lines on stdout (pino). Visitor text never goes into a
- * log line; at `info` a submission is named by its id only (no name, email or IP).
+ * Keys that hold a visitor's text or a statement's values wherever they appear in a log object (one
+ * level deep too): they are removed, never written. The logger's callers log ids and kinds only; this
+ * is the net under that rule.
+ */
+const PERSONAL_KEYS = [
+  'body',
+  'data',
+  'params',
+  'parameters',
+  'query',
+  'detail',
+  'email',
+  'workEmail',
+  'fullName',
+  'companyName',
+  'clientIP',
+  'clientIp',
+  'ip',
+  'userAgent',
+  'browserId',
+  'headers',
+];
+
+/** What a log line keeps of an error: its kind, its codes and where it was thrown, never its values. */
+export interface LoggedError {
+  type: string;
+  /** a SQLSTATE (`23514`) or Node's code (`ECONNREFUSED`), its cause's when it has none */
+  code?: string;
+  /** the message with every quoted part replaced by `"…"`; absent for Drizzle's wrapper, whose message is the statement with its parameters */
+  message?: string;
+  /** the stack's frames, without its first line (the message) */
+  stack?: string;
+  cause?: LoggedError;
+}
+
+// `"Ada Lovela"... is not valid JSON`, `invalid input syntax for type uuid: "x"`, `'ada@…'`
+const QUOTED = /"[^"]*"|'[^']*'/g;
+const MAX_CAUSES = 5;
+
+/**
+ * The error serializer of every log line (`err`). An error of the database driver carries the failed
+ * statement, its parameters (a submission's body, email and IP hash) and PostgreSQL's `detail` (the
+ * failing row); Drizzle's wrapper puts statement and parameters in its message. None of those is
+ * written: only the error's type, code, a message with its quoted values masked, the stack frames,
+ * and the same of its causes.
+ * @returns the loggable shape; a thrown value that is not an Error becomes `{ type: typeof value }`
+ */
+export function serializeError(error: unknown, depth = 0): LoggedError {
+  if (!(error instanceof Error)) return { type: typeof error };
+  const code = (error as { code?: unknown }).code;
+  const wrapsStatement = 'query' in error || 'params' in error || error.message.startsWith('Failed query:');
+  const logged: LoggedError = { type: error.name || error.constructor.name };
+  if (typeof code === 'string' || typeof code === 'number') logged.code = String(code);
+  if (!wrapsStatement) logged.message = error.message.replace(QUOTED, '"…"');
+  const frames = error.stack?.split('\n').filter((line) => line.trimStart().startsWith('at '));
+  if (frames && frames.length > 0) logged.stack = frames.join('\n');
+  if (error.cause !== undefined && depth < MAX_CAUSES) logged.cause = serializeError(error.cause, depth + 1);
+  // Drizzle's wrapper has no code of its own: the driver's SQLSTATE is the one to read first.
+  if (logged.code === undefined && logged.cause?.code !== undefined) logged.code = logged.cause.code;
+  return logged;
+}
+
+/**
+ * The server's one logger: structured JSON lines on stdout (pino). No submission body, query
+ * parameter or personal field reaches a line at any level: callers log ids and kinds, errors go
+ * through {@link serializeError}, and {@link PERSONAL_KEYS} are removed wherever they appear.
  * @param level - `SONDE_LOG_LEVEL`, else `info`; `silent` in tests
  */
 export function createLogger(level: string = process.env.SONDE_LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
-  return pino({ level, base: { service: 'sonde-server' } }, destination);
+  return pino(
+    {
+      level,
+      base: { service: 'sonde-server' },
+      serializers: { err: serializeError, error: serializeError },
+      redact: { paths: [...PERSONAL_KEYS, ...PERSONAL_KEYS.map((key) => `*.${key}`)], remove: true },
+    },
+    destination,
+  );
 }
