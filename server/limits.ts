@@ -27,8 +27,19 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 /** How often Node checks the two time-outs above, in ms (its default, 30 s, would hold a trickle for 40 s). */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/** Submissions handled at once by one server; one more is answered 503 with `Retry-After`. */
+/**
+ * Submissions handled at once by one server, counted from the moment a body has arrived whole; one
+ * more is answered 503 with `Retry-After`.
+ */
 export const MAX_CONCURRENT_SUBMISSIONS = 64;
+
+/**
+ * Submission bodies one client address may be sending at once, to one server; one more is answered
+ * 429 with `Retry-After` before its body is read. A visitor's browser sends one at a time (its outbox
+ * two at most); an office behind one address has room. It keeps a client that opens uploads and never
+ * finishes them from holding what other visitors need (each is cut after {@link REQUEST_TIMEOUT_MS}).
+ */
+export const MAX_UPLOADS_PER_CLIENT = 8;
 
 /** `GET /api/health` reports the database unreachable when a `select 1` takes longer, in ms. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
@@ -58,5 +69,8 @@ export const NOTIFY_POLL_INTERVAL_MS = 1_000;
 /** A sender's hold on the notifications it took, in ms: past it, another instance may take them. */
 export const NOTIFY_LEASE_MS = 30_000;
 
-/** Notifications taken from the outbox at once by one instance. */
+/**
+ * Notifications taken from the outbox at once by one instance, and so the most sent at once: while a
+ * full batch comes back, the sender takes the next one at once instead of waiting for the next poll.
+ */
 export const NOTIFY_BATCH_SIZE = 10;

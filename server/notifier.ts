@@ -13,24 +13,42 @@ import {
 } from './limits.ts';
 import type { Logger } from './logger.ts';
 
-/** The JSON a webhook receives: Slack-compatible (`text`), plus the request's id and kind. */
+/**
+ * The JSON a webhook receives: Slack-compatible (`text`, shown as plain text: `mrkdwn: false`, no link
+ * previews), plus the request's id and kind.
+ */
 export interface NotificationBody {
   text: string;
+  mrkdwn: false;
+  unfurl_links: false;
+  unfurl_media: false;
   submissionId: string;
   kind: SubmissionKind;
 }
 
 /**
+ * A visitor's text made inert in a Slack message: `&`, `<` and `>` as Slack's entities, so that no
+ * mention (`<!channel>`, `<@U012345>`), command or link (`<https://evil.example|Sonde admin login>`)
+ * can be formed from it (https://api.slack.com/reference/surfaces/formatting#escaping). Formatting
+ * marks (`*bold*`) are left to `mrkdwn: false` on the message.
+ */
+export function escapeSlackText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
  * The one-line announcement of a request: `New invite request: Ada Lovelace (CTO, Analytical Ltd) —
  * 50M queries/month`, or `Privacy request (Delete, Access/Know) — due 2027-01-06` (the types as the
- * privacy form's mapping lists them, spec §3).
+ * privacy form's mapping lists them, spec §3). Every piece of the visitor's text goes through
+ * {@link escapeSlackText}.
  */
 export function notificationText(kind: SubmissionKind, data: SubmissionBody['data'], dueAt: Date | null): string {
   if (kind === 'privacy') {
     const types = /^Request types: (.*)$/m.exec(data.useCaseDescription)?.[1] ?? 'None selected';
-    return `Privacy request (${types}) — due ${dueAt ? dueAt.toISOString().slice(0, 10) : 'unknown'}`;
+    return `Privacy request (${escapeSlackText(types)}) — due ${dueAt ? dueAt.toISOString().slice(0, 10) : 'unknown'}`;
   }
-  return `New invite request: ${data.fullName} (${data.roleTitle}, ${data.companyName}) — ${data.estimatedMonthlyQueries} queries/month`;
+  const [name, role, company, volume] = [data.fullName, data.roleTitle, data.companyName, data.estimatedMonthlyQueries].map(escapeSlackText);
+  return `New invite request: ${name} (${role}, ${company}) — ${volume} queries/month`;
 }
 
 /**
@@ -68,7 +86,7 @@ export interface Notifier {
 
 /**
  * Starts sending the outbox (`notifications`) to `webhookUrl`: every {@link NOTIFY_POLL_INTERVAL_MS},
- * it takes up to {@link NOTIFY_BATCH_SIZE} due rows under a lease ({@link NOTIFY_LEASE_MS}, `for update
+ * and again at once while a full batch came back, it takes up to {@link NOTIFY_BATCH_SIZE} due rows under a lease ({@link NOTIFY_LEASE_MS}, `for update
  * skip locked`: several server instances never send one delivery at the same time), POSTs each with
  * `X-Sonde-Delivery: <id>` and a {@link NOTIFY_TIMEOUT_MS} time-out, marks a 2xx delivered, and
  * otherwise schedules the next attempt ({@link retryDelayMs}); after {@link NOTIFY_GIVE_UP_AFTER_MS} of
@@ -91,6 +109,9 @@ export function startNotifier(options: {
     const body = typeof row.body === 'string' ? (JSON.parse(row.body) as SubmissionBody) : row.body;
     const payload: NotificationBody = {
       text: notificationText(row.kind, body.data, asDate(row.due_at)),
+      mrkdwn: false,
+      unfurl_links: false,
+      unfurl_media: false,
       submissionId: row.submission_id,
       kind: row.kind,
     };
@@ -126,7 +147,8 @@ export function startNotifier(options: {
     logger.warn({ deliveryId: row.id, attempts: row.attempts, problem, retryInMs: delay }, 'notification not delivered; will retry');
   };
 
-  const sendDue = async () => {
+  /** Claims one batch of due rows and sends them; resolves with how many it claimed, once all are sent. */
+  const sendDue = async (): Promise<number> => {
     const result = await db.execute(sql`
       with due as (
         select id from ${notifications}
@@ -145,6 +167,7 @@ export function startNotifier(options: {
       from claimed c join submissions s on s.id = c.submission_id`);
     const rows = rowsOf<Claimed>(result);
     await Promise.all(rows.map((row) => send(row).catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'notification bookkeeping failed'))));
+    return rows.length;
   };
 
   const runOnce = (): Promise<void> => {
@@ -154,10 +177,12 @@ export function startNotifier(options: {
     }
     running = (async () => {
       try {
+        // A full batch may have more behind it (a backlog after an outage): take the next one at once.
+        let claimed: number;
         do {
           again = false;
-          await sendDue();
-        } while (again && !stopped);
+          claimed = await sendDue();
+        } while ((again || claimed === NOTIFY_BATCH_SIZE) && !stopped);
       } catch (err) {
         logger.error({ err }, 'notification outbox could not be read');
       } finally {

@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { notifications } from '../../server/db/schema.ts';
-import { NOTIFY_FIRST_RETRY_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
+import { NOTIFY_BATCH_SIZE, NOTIFY_FIRST_RETRY_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { notificationText, retryDelayMs, startNotifier } from '../../server/notifier.ts';
+import { escapeSlackText, notificationText, retryDelayMs, startNotifier } from '../../server/notifier.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
@@ -51,6 +51,23 @@ describe('the announcement and its back-off', () => {
       'New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month',
     );
     expect(notificationText('privacy', privacyRequestBody().data, new Date('2027-01-06T10:00:00Z'))).toBe('Privacy request (Delete, Access/Know) — due 2027-01-06');
+  });
+
+  it('makes every piece of visitor text inert in Slack: no mention, command or disguised link can be formed', () => {
+    const hostile = ['<!channel>', '<!here>', '<@U012345>', '<https://evil.example|Sonde admin login>', '<!subteam^S123>', 'A & B'];
+    const text = notificationText(
+      'invite',
+      submissionBody({ fullName: hostile[0], roleTitle: hostile[1], companyName: hostile[2], estimatedMonthlyQueries: hostile[3] }).data,
+      null,
+    );
+    expect(text).toBe(
+      'New invite request: &lt;!channel&gt; (&lt;!here&gt;, &lt;@U012345&gt;) — &lt;https://evil.example|Sonde admin login&gt; queries/month',
+    );
+    expect(text).not.toMatch(/[<>]/);
+    const privacy = privacyRequestBody().data;
+    privacy.useCaseDescription = 'CCPA Privacy Rights Request\nRequest types: <!channel> & <@U1>\nDetails: None provided';
+    expect(notificationText('privacy', privacy, new Date('2027-01-06T10:00:00Z'))).toBe('Privacy request (&lt;!channel&gt; &amp; &lt;@U1&gt;) — due 2027-01-06');
+    for (const piece of hostile) expect(escapeSlackText(piece)).not.toMatch(/[<>]|&(?!amp;|lt;|gt;)/);
   });
 
   it('waits about 1 s after the first failure, doubling, capped at 1 hour, with ±20 % jitter', () => {
@@ -97,7 +114,14 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     expect(hook.received).toHaveLength(4);
     const [row] = await database.db.select().from(notifications);
     expect(new Set(hook.received.map((r) => r.delivery))).toEqual(new Set([row!.id]));
-    expect(hook.received[3]!.body).toEqual({ text: 'New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month', submissionId: id, kind: 'invite' });
+    expect(hook.received[3]!.body).toEqual({
+      text: 'New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month',
+      mrkdwn: false,
+      unfurl_links: false,
+      unfurl_media: false,
+      submissionId: id,
+      kind: 'invite',
+    });
     expect(row).toMatchObject({ attempts: 4, failedAt: null, lastError: null });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(hook.received).toHaveLength(4); // nothing more once delivered
@@ -115,6 +139,45 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     expect((await database.db.select().from(notifications))[0]).toMatchObject({ deliveredAt: null, lastError: 'HTTP 500' });
     expect(lines.some((line) => line.includes('"level":50') && line.includes('notification given up after 3 days'))).toBe(true);
   });
+
+  it('drains a backlog of 1,000 due notifications in under 30 s, with at most NOTIFY_BATCH_SIZE sends at once', async () => {
+    const database = await engine.open();
+    cleanup.push(() => database.close());
+    let open = 0;
+    let mostAtOnce = 0;
+    const received = new Set<string>();
+    const server = createServer((req, res) => {
+      open += 1;
+      mostAtOnce = Math.max(mostAtOnce, open);
+      received.add(String(req.headers['x-sonde-delivery']));
+      req.resume();
+      req.on('end', () => {
+        open -= 1;
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    // 1,000 stored requests with their notifications due, written in one statement
+    await database.db.execute(sql`
+      with stored as (
+        insert into submissions (kind, email, client_key, body_sha256, body)
+        select 'invite', 'ada' || i || '@example.com', 'k' || i, 's' || i, ${JSON.stringify(submissionBody())}::jsonb
+        from generate_series(1, 1000) as i
+        returning id
+      )
+      insert into notifications (submission_id) select id from stored`);
+    const started = performance.now();
+    // a poll far away: only the sender's own claiming of full batches can drain it in time
+    const notifier = startNotifier({ db: database.db, webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, logger: createLogger('silent'), pollIntervalMs: 60_000 });
+    cleanup.push(() => notifier.stop());
+    notifier.kick();
+    await until(() => received.size === 1000, 30_000);
+    const elapsedMs = performance.now() - started;
+    await until(async () => (await database.db.select().from(notifications)).every((n) => n.deliveredAt !== null), 10_000);
+    expect(elapsedMs).toBeLessThan(30_000);
+    expect(mostAtOnce).toBeLessThanOrEqual(NOTIFY_BATCH_SIZE);
+  }, 60_000);
 
   // PGlite is one process per directory: the shared case is PostgreSQL's (skipped, not passed, on PGlite)
   it.runIf(engine.name === 'PostgreSQL')('two senders on one database never send the same delivery twice', async () => {
