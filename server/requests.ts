@@ -1,4 +1,4 @@
-// `npm run requests -- <command>`: the team's command line over the stored requests (issue #10).
+// `npm run requests -- <command>`: the team's command line over the stored requests.
 // It reads the same database as the server: `DATABASE_URL`, else PGlite in `SONDE_PGLITE_DIR`
 // (default .data/pglite), through the running server's socket when a server holds that directory.
 import { existsSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { stringify } from 'csv-stringify/sync';
 import { and, desc, eq, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { z } from 'zod';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, PGLITE_SOCKET_FILE, type Db } from './db/database.ts';
@@ -31,7 +32,8 @@ export interface TeamConnection {
  * Connects as the server's configuration says. With PGlite, never opens a directory that a running
  * server holds: when the server's socket ({@link PGLITE_SOCKET_FILE}) answers, the queries go through
  * it; otherwise the directory is opened here, under its lock, which fails while a live server holds it.
- * @throws Error naming the problem when the database cannot be reached
+ * A directory that holds no PGlite database is refused, never created.
+ * @throws Error naming the problem (and the directory) when the database cannot be reached
  */
 export async function connectForTeam(config: ServerConfig): Promise<TeamConnection> {
   if ('url' in config.database) {
@@ -39,6 +41,10 @@ export async function connectForTeam(config: ServerConfig): Promise<TeamConnecti
     return { db: database.db, via: 'postgres', close: database.close };
   }
   const dir = config.database.pgliteDir;
+  // A mistyped SONDE_PGLITE_DIR would otherwise become a new, empty database reporting "no requests".
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    throw new Error(`no database in ${dir} (SONDE_PGLITE_DIR): check the path, or start the server once to create it`);
+  }
   const path = join(dir, PGLITE_SOCKET_FILE);
   if (existsSync(path)) {
     // prepare: false — named statements would live in the one PGlite session the server shares
@@ -133,11 +139,35 @@ function kindOption() {
   return new Option('--kind <kind>', 'only invite or privacy requests').choices(['invite', 'privacy']);
 }
 
+/** A calendar date as `YYYY-MM-DD`: zod's check knows month lengths and leap years (`2026-02-30` is refused). */
+const calendarDate = z.iso.date();
+
 function isoDate(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError('expected a date as YYYY-MM-DD.');
-  }
+  if (!calendarDate.safeParse(value).success) throw new InvalidArgumentError('expected a date as YYYY-MM-DD that exists.');
   return value;
+}
+
+// What a terminal must not receive raw: controls (ESC starts a command), format characters (U+202E
+// reverses the text after it, U+200B hides), line and paragraph separators, private-use, unassigned
+// code points and lone surrogates.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}]/gu;
+const INVISIBLE_BUT_LINE_FEED = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}]/gu;
+const hex = (unit: number) => unit.toString(16).toUpperCase().padStart(4, '0');
+
+/** A cell of the `list` table: every invisible character shown as its code point, `\u{202E}`. */
+export function forTerminal(text: string): string {
+  return text.replace(INVISIBLE, (char) => `\\u{${hex(char.codePointAt(0)!)}}`);
+}
+
+/**
+ * JSON for a terminal and for scripts alike: the same value (every invisible character is written as
+ * the JSON escape `\\u202e`, which parses back to it), never a raw control or direction override. The
+ * line feeds left are the indentation's; inside strings JSON.stringify has escaped them already.
+ */
+export function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(INVISIBLE_BUT_LINE_FEED, (char) =>
+    Array.from({ length: char.length }, (_, i) => `\\u${hex(char.charCodeAt(i)).toLowerCase()}`).join(''),
+  );
 }
 
 /** A stored row as `show` and `subject` print it: everything but the rate limit's IP hash and the checksum. */
@@ -190,12 +220,12 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
       if (options.since) filters.push(gte(submissions.receivedAt, new Date(`${options.since}T00:00:00Z`)));
       const rows = await withDb((db) => db.select().from(submissions).where(and(...filters)).orderBy(desc(submissions.receivedAt)));
       const requests = rows.map((row) => summary(row, io.now()));
-      if (options.json) return io.out(JSON.stringify(requests, null, 2));
+      if (options.json) return io.out(jsonForTerminal(requests));
       if (requests.length === 0) return io.out('no requests');
       io.out(
         table(
           ['id', 'received (UTC)', 'kind', 'name', 'email', 'company', 'status', 'due'],
-          requests.map((r) => [r.id, r.receivedAt.slice(0, 16).replace('T', ' '), r.kind, r.fullName, r.email, r.company, r.status, dueText(r)]),
+          requests.map((r) => [r.id, r.receivedAt.slice(0, 16).replace('T', ' '), r.kind, r.fullName, r.email, r.company, r.status, dueText(r)].map(forTerminal)),
         ),
       );
     });
@@ -206,7 +236,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
     .argument('<id>', 'the request id (a UUID, as list prints it)')
     .action(async (id: string) => {
       const row = await withDb((db) => findOne(db, id));
-      io.out(JSON.stringify({ ...summary(row, io.now()), stored: storedView(row) }, null, 2));
+      io.out(jsonForTerminal({ ...summary(row, io.now()), stored: storedView(row) }));
     });
 
   program
@@ -219,7 +249,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
         db.select().from(submissions).where(options.kind ? eq(submissions.kind, options.kind) : undefined).orderBy(desc(submissions.receivedAt)),
       );
       if (options.format === 'json') {
-        return io.out(JSON.stringify(rows.map((row) => ({ ...summary(row, io.now()), data: row.body.data })), null, 2));
+        return io.out(jsonForTerminal(rows.map((row) => ({ ...summary(row, io.now()), data: row.body.data }))));
       }
       const columns = ['id', 'kind', 'receivedAt', 'status', 'dueAt', 'handledAt', 'handledBy', 'note', ...DATA_FIELDS];
       const records = rows.map((row) => {
@@ -231,7 +261,9 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
             return Array.isArray(value) ? value.join('; ') : value === undefined || value === null ? '' : String(value);
           })];
       });
-      io.out(stringify(records, { header: true, columns, bom: false }).trimEnd());
+      // escape_formulas: a cell starting with =, +, -, @, tab or CR gets a leading ' (OWASP, CWE-1236),
+      // so a spreadsheet shows it as text instead of running it as a formula.
+      io.out(stringify(records, { header: true, columns, bom: false, escape_formulas: true }).trimEnd());
     });
 
   program
@@ -267,7 +299,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
           .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
           .where(eq(submissions.email, options.email)),
       }));
-      io.out(JSON.stringify({ email: options.email, requests: rows.map(storedView), notifications: sent.map((n) => n.notification) }, null, 2));
+      io.out(jsonForTerminal({ email: options.email, requests: rows.map(storedView), notifications: sent.map((n) => n.notification) }));
     });
 
   program

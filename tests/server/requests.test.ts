@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +162,8 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
     [['list', '--kind', 'signup']],
     [['list', '--status', 'closed']],
     [['list', '--since', '2026-13-45']],
+    [['list', '--since', '2026-02-30']],
+    [['list', '--since', '2025-02-29']],
     [['export', '--format', 'xlsx']],
     [['show']],
     [['frobnicate']],
@@ -168,6 +171,65 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
     expect(await run(argv)).toBe(2);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^error: /);
+  });
+});
+
+describe.each(testEngines())('hostile text in the team\'s tools on $name', (engine) => {
+  let database: Database;
+  const { io, run, store, clear } = cliOn(() => database);
+  const formulas = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\tx', '\rx'];
+
+  beforeAll(async () => {
+    database = await engine.open();
+    // Rows stored before the text rule (or written by any other path): the tools must be safe anyway.
+    await store(
+      submissionBody({
+        fullName: formulas[0],
+        roleTitle: formulas[1],
+        companyName: 'Acme\u202eexe.txt\u200b',
+        estimatedMonthlyQueries: formulas[2],
+        peakQPS: formulas[3],
+        targetLatency: formulas[4],
+        budgetRange: formulas[5],
+        websiteUrl: 'https://a.example/\u001b[2J\u001b]8;;https://evil.example\u0007x\u001b]8;;\u0007',
+        notes: 'line\u2028separator\u0085',
+      }),
+    );
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  beforeEach(clear);
+
+  it('exports CSV with every formula neutralised by a leading quote (CWE-1236), and JSON exactly', async () => {
+    expect(await run(['export', '--format', 'csv'])).toBe(0);
+    const [record] = parse(io.out[0]!, { columns: true, relax_quotes: true }) as Array<Record<string, string>>;
+    expect(record).toMatchObject({
+      fullName: `'${formulas[0]}`,
+      roleTitle: `'${formulas[1]}`,
+      estimatedMonthlyQueries: `'${formulas[2]}`,
+      peakQPS: `'${formulas[3]}`,
+      targetLatency: `'${formulas[4]}`,
+      budgetRange: `'${formulas[5]}`,
+    });
+    clear();
+    expect(await run(['export', '--format', 'json'])).toBe(0);
+    const [exact] = JSON.parse(io.out[0]!) as Array<{ data: Record<string, string> }>;
+    expect(exact!.data).toMatchObject({ fullName: formulas[0], roleTitle: formulas[1], companyName: 'Acme\u202eexe.txt\u200b' });
+  });
+
+  it('never prints a control, a direction override or an invisible character raw: list, show, export json', async () => {
+    // eslint-disable-next-line no-control-regex -- finding raw control characters is the point
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    expect(await run(['list'])).toBe(0);
+    expect(io.out[0]).toContain('Acme\\u{202E}exe.txt\\u{200B}');
+    const id = /[0-9a-f-]{36}/.exec(io.out[0]!)![0];
+    expect(await run(['list', '--json'])).toBe(0);
+    expect(await run(['show', id])).toBe(0);
+    expect(await run(['export', '--format', 'json'])).toBe(0);
+    for (const printed of io.out) expect(printed).not.toMatch(raw);
+    const shown = JSON.parse(io.out[2]!) as { stored: { body: { data: Record<string, string> } } };
+    expect(shown.stored.body.data.websiteUrl).toContain('\u001b[2J'); // the same value, written as JSON escapes
   });
 });
 
@@ -273,4 +335,21 @@ describe('the command line beside a running server on PGlite', () => {
     const afterStop = JSON.parse((await cli('list', '--json')).stdout) as RequestSummary[];
     expect(afterStop).toEqual([expect.objectContaining({ id, status: 'done', handledBy: 'grace' })]);
   }, 60_000);
+
+  it('refuses a PGlite directory that holds no database, naming it, and creates nothing', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    for (const dir of [join(parent, 'mistyped'), parent]) {
+      const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', 'list'], {
+        env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: dir },
+      }).then(
+        () => undefined,
+        (error: { code: number; stderr: string; stdout: string }) => error,
+      );
+      expect(failed?.code, dir).toBe(1);
+      expect(failed?.stderr.trim(), dir).toBe(`no database in ${dir} (SONDE_PGLITE_DIR): check the path, or start the server once to create it`);
+      expect(failed?.stdout, dir).not.toContain('no requests');
+    }
+    expect(existsSync(join(parent, 'mistyped'))).toBe(false);
+    expect(readdirSync(parent)).toEqual([]);
+  }, 30_000);
 });
