@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -9,11 +10,13 @@ import {
   HEALTH_CHECK_TIMEOUT_MS,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   MAX_CONCURRENT_SUBMISSIONS,
+  MAX_UPLOADS_PER_CLIENT,
   RATE_LIMIT_WINDOW_MS,
 } from './limits.ts';
 import type { Logger } from './logger.ts';
 import { mountSite } from './site.ts';
 import { createSubmissionWriter } from './groupCommit.ts';
+import { sqlStateOf } from './storage.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
 
 /** What {@link createApp} needs. Everything but `database` and `logger` has a default. */
@@ -24,17 +27,32 @@ export interface AppOptions {
   site?: { distDir: string; htmlHeaders: Record<string, string> };
   /** submissions per client IP per minute before 429 (`SONDE_RATE_LIMIT_PER_MINUTE`) */
   rateLimitPerMinute?: number;
-  /** behind a load balancer: the client IP is the first `X-Forwarded-For` entry (`SONDE_TRUST_PROXY`) */
+  /**
+   * behind a load balancer (`SONDE_TRUST_PROXY`): the client IP is the `trustedProxyHops`-th
+   * `X-Forwarded-For` entry from the right, the one the first trusted proxy appended
+   */
   trustProxy?: boolean;
-  /** origins allowed to POST (`SONDE_ALLOWED_ORIGINS`); absent: only the server's own origin */
+  /** `SONDE_TRUSTED_PROXY_HOPS`: proxies in front of the server that append to `X-Forwarded-For`; default 1 */
+  trustedProxyHops?: number;
+  /**
+   * the site's origin as visitors reach it (server/config.ts `publicOriginOf`), always allowed to POST;
+   * a function when it is known only once the server listens. Never read from a request header.
+   */
+  publicOrigin: string | (() => string);
+  /** more origins allowed to POST (`SONDE_ALLOWED_ORIGINS`) */
   allowedOrigins?: string[];
-  /** submissions handled at once before 503 */
+  /** submissions handled at once, counted once their body has arrived, before 503 */
   maxConcurrentSubmissions?: number;
+  /** bodies one client address may be sending at once before 429 */
+  maxUploadsPerClient?: number;
   /** the server's clock, for the `submittedAt` window; tests fix it */
   now?: () => Date;
   /** with a webhook configured: each stored submission gets its notification, and the sender is woken */
   notifier?: { kick(): void };
 }
+
+/** Per-request values the submission route passes between its steps. */
+type AppEnv = { Variables: { bodyReceived: () => void } };
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
 
@@ -45,37 +63,41 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i
  * - `POST /api/submissions` (spec §7.1): 201 `{ ok: true, id }` once the row is committed; 400 naming
  *   the first problem; 403 for a foreign `Origin`; 413 over 64 KB; 415; 422 for a reused
  *   `Idempotency-Key` with another body; 429 with `Retry-After`; 503 when too many are in flight;
- *   500 `{ error: 'Submission could not be stored' }` when the database fails. 405 for other methods.
+ *   500 `{ error: 'Submission could not be stored' }` when the database fails. 405 for any method but
+ *   POST and OPTIONS.
  * - `GET /api/health`: 200 `{ status: 'ok', database: 'ok' }`, or 503 when the database does not answer.
  * - the prerendered site (server/site.ts), when `site` is given.
+ * Every `/api/*` answer carries `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`.
  * A malformed URL gets 400; no request can stop the server.
  */
-export function createApp(options: AppOptions): Hono {
+export function createApp(options: AppOptions): Hono<AppEnv> {
   const { database, logger } = options;
   const rateLimit = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const maxInFlight = options.maxConcurrentSubmissions ?? MAX_CONCURRENT_SUBMISSIONS;
+  const maxUploads = options.maxUploadsPerClient ?? MAX_UPLOADS_PER_CLIENT;
+  const hops = options.trustedProxyHops ?? 1;
   const now = options.now ?? (() => new Date());
+  const publicOrigin = typeof options.publicOrigin === 'string' ? () => options.publicOrigin as string : options.publicOrigin;
   let inFlight = 0;
+  /** bodies being received, by client address */
+  const uploads = new Map<string, number>();
   const writer = createSubmissionWriter(database.db, {
     limitPerWindow: rateLimit,
     windowMs: RATE_LIMIT_WINDOW_MS,
     notify: options.notifier !== undefined,
   });
 
-  /** `https://host` as the visitor's browser sees this server (behind a proxy: its forwarded host). */
-  const ownOrigin = (c: Context): string => {
-    const url = new URL(c.req.url);
-    if (!options.trustProxy) return url.origin;
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() || url.protocol.replace(':', '');
-    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim() || url.host;
-    return `${proto}://${host}`;
-  };
-  const isAllowedOrigin = (origin: string, c: Context): boolean =>
-    options.allowedOrigins ? options.allowedOrigins.includes(origin) : origin === ownOrigin(c);
+  const isAllowedOrigin = (origin: string): boolean => origin === publicOrigin() || (options.allowedOrigins?.includes(origin) ?? false);
+  /**
+   * The client's IP. Behind trusted proxies, each appends the address it received from to
+   * `X-Forwarded-For`: the entry `hops` from the right is the one the first of them wrote, while any
+   * entry left of it is the client's own text. Without a usable entry: the socket's peer.
+   */
   const clientIp = (c: Context): string => {
     if (options.trustProxy) {
-      const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-      if (forwarded) return forwarded;
+      const entries = c.req.header('x-forwarded-for')?.split(',').map((entry) => entry.trim()) ?? [];
+      const appended = entries[entries.length - hops];
+      if (appended !== undefined && isIP(appended) !== 0) return appended;
     }
     try {
       return getConnInfo(c).remote.address ?? 'unknown';
@@ -86,7 +108,14 @@ export function createApp(options: AppOptions): Hono {
   const problem = (c: Context, status: 400 | 403 | 405 | 413 | 415 | 422 | 429 | 500 | 503, error: string) =>
     c.json({ error }, status);
 
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+
+  // An API answer is data for the page that asked: never sniffed as another type, never cached.
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
 
   app.onError((error, c) => {
     logger.error({ err: error, method: c.req.method }, 'unhandled error');
@@ -123,7 +152,7 @@ export function createApp(options: AppOptions): Hono {
 
   const originGuard: MiddlewareHandler = async (c, next) => {
     const origin = c.req.header('origin');
-    if (origin !== undefined && !isAllowedOrigin(origin, c)) {
+    if (origin !== undefined && !isAllowedOrigin(origin)) {
       logger.info({ status: 403 }, 'submission refused: origin not allowed');
       return problem(c, 403, 'Origin not allowed');
     }
@@ -133,7 +162,7 @@ export function createApp(options: AppOptions): Hono {
   app.use(
     SUBMISSIONS_PATH,
     cors({
-      origin: (origin, c) => (isAllowedOrigin(origin, c) ? origin : null),
+      origin: (origin) => (isAllowedOrigin(origin) ? origin : null),
       allowMethods: ['POST'],
       allowHeaders: ['content-type', 'idempotency-key'],
       maxAge: 600,
@@ -149,7 +178,7 @@ export function createApp(options: AppOptions): Hono {
    * stream around every body: measured under load, 0.62–0.68 ms of server CPU per submission with it,
    * 0.32–0.45 ms without.)
    */
-  const limitBody: MiddlewareHandler = async (c, next) => {
+  const limitBody: MiddlewareHandler<AppEnv> = async (c, next) => {
     const length = c.req.header('content-length');
     if (length === undefined || c.req.header('transfer-encoding') !== undefined) return streamedBodyLimit(c, next);
     if (Number(length) > MAX_BODY_BYTES) return tooLarge(c);
@@ -166,27 +195,59 @@ export function createApp(options: AppOptions): Hono {
       if (key !== undefined && (key.trim() === '' || key.length > IDEMPOTENCY_KEY_MAX_LENGTH)) {
         return problem(c, 400, `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
       }
-      if (inFlight >= maxInFlight) {
+      await next();
+    },
+    // Only the bodies under way are counted per address, before any is read: one address cannot hold
+    // what other visitors need, however slowly it sends (each request is cut at REQUEST_TIMEOUT_MS).
+    async (c, next) => {
+      const client = clientIp(c);
+      const sending = uploads.get(client) ?? 0;
+      if (sending >= maxUploads) {
         c.header('Retry-After', '1');
-        return problem(c, 503, 'Too many submissions at once; try again in a second');
+        logger.info({ status: 429 }, 'submission refused: too many unfinished uploads from one address');
+        return problem(c, 429, 'Too many submissions under way from your address; try again in a second');
       }
-      inFlight += 1;
+      uploads.set(client, sending + 1);
+      let receiving = true;
+      const bodyReceived = () => {
+        if (!receiving) return;
+        receiving = false;
+        const left = (uploads.get(client) ?? 1) - 1;
+        if (left === 0) uploads.delete(client);
+        else uploads.set(client, left);
+      };
+      c.set('bodyReceived', bodyReceived);
       try {
         await next();
       } finally {
-        inFlight -= 1;
+        bodyReceived();
       }
     },
     limitBody,
     async (c) => {
+      let raw: string;
+      try {
+        raw = await c.req.text();
+      } catch (error) {
+        // the client went away, or Node cut a body trickled past REQUEST_TIMEOUT_MS: nobody to answer
+        logger.info({ err: error }, 'submission body not received whole');
+        return problem(c, 400, 'Body was not received whole');
+      }
+      c.get('bodyReceived')();
       let parsed: unknown;
       try {
-        parsed = JSON.parse(await c.req.text());
+        parsed = JSON.parse(raw);
       } catch {
         return problem(c, 400, 'Body is not valid JSON');
       }
       const checked = checkSubmissionBody(parsed, now());
       if (!checked.ok) return problem(c, 400, checked.problem);
+      // Counted only from here, once the body is whole: what the database is working on.
+      if (inFlight >= maxInFlight) {
+        c.header('Retry-After', '1');
+        return problem(c, 503, 'Too many submissions at once; try again in a second');
+      }
+      inFlight += 1;
       try {
         const outcome = await writer.accept({
           body: checked.body,
@@ -210,12 +271,20 @@ export function createApp(options: AppOptions): Hono {
             return problem(c, 429, `More than ${rateLimit} submissions in a minute; try again in ${outcome.retryAfterSeconds} s`);
         }
       } catch (error) {
+        // SQLSTATE class 22, data exception: a value the schema let through and the database cannot
+        // store is the client's error; retrying it would never succeed.
+        if (sqlStateOf(error)?.startsWith('22')) {
+          logger.warn({ err: error }, 'submission refused by the database: a value it cannot store');
+          return problem(c, 400, 'Body holds a value that cannot be stored');
+        }
         logger.error({ err: error }, 'submission could not be stored');
         return problem(c, 500, 'Submission could not be stored');
+      } finally {
+        inFlight -= 1;
       }
     },
   );
-  app.on(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'], SUBMISSIONS_PATH, (c) => {
+  app.all(SUBMISSIONS_PATH, (c) => {
     c.header('Allow', 'POST, OPTIONS');
     return problem(c, 405, 'Use POST');
   });

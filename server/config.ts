@@ -14,9 +14,21 @@ export interface ServerConfig {
   distDir: string;
   /** `SONDE_RATE_LIMIT_PER_MINUTE`, default 10 */
   rateLimitPerMinute: number;
-  /** `SONDE_TRUST_PROXY=true`: the client IP is the first `X-Forwarded-For` entry */
+  /**
+   * `SONDE_TRUST_PROXY=true`: behind that many proxies (`SONDE_TRUSTED_PROXY_HOPS`, default 1) that each
+   * append the address they received from to `X-Forwarded-For`, the client IP is the entry the first of
+   * them wrote: the `trustedProxyHops`-th from the right, never one the client wrote itself.
+   */
   trustProxy: boolean;
-  /** `SONDE_ALLOWED_ORIGINS`, comma-separated; unset: the server's own origin only */
+  /** `SONDE_TRUSTED_PROXY_HOPS`, default 1: how many proxies in front of the server append to `X-Forwarded-For` */
+  trustedProxyHops: number;
+  /**
+   * `SONDE_PUBLIC_ORIGIN`: the site's origin as visitors reach it; unset: the first of
+   * `SONDE_ALLOWED_ORIGINS`, else `http://HOST:PORT` ({@link publicOriginOf}). Never taken from a
+   * request's headers.
+   */
+  publicOrigin: string | undefined;
+  /** `SONDE_ALLOWED_ORIGINS`, comma-separated: origins allowed to POST besides the public origin */
   allowedOrigins: string[] | undefined;
   /** `SONDE_NOTIFY_WEBHOOK_URL`: every stored request is announced there (server/notifier.ts); unset: none */
   notifyWebhookUrl: string | undefined;
@@ -36,7 +48,11 @@ function integer(name: string, value: string | undefined, fallback: number, min:
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const origins = env.SONDE_ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
   for (const origin of origins ?? []) {
-    if (new URL(origin).origin !== origin) throw new Error(`SONDE_ALLOWED_ORIGINS: "${origin}" is not an origin like https://sonde.dev`);
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new Error(`SONDE_ALLOWED_ORIGINS: "${origin}" is not an origin like https://sonde.dev`);
+  }
+  const publicOrigin = env.SONDE_PUBLIC_ORIGIN || undefined;
+  if (publicOrigin !== undefined && (!URL.canParse(publicOrigin) || new URL(publicOrigin).origin !== publicOrigin)) {
+    throw new Error(`SONDE_PUBLIC_ORIGIN: "${publicOrigin}" is not an origin like https://sonde.dev`);
   }
   const webhook = env.SONDE_NOTIFY_WEBHOOK_URL || undefined;
   if (webhook && !/^https?:$/.test(URL.canParse(webhook) ? new URL(webhook).protocol : '')) {
@@ -49,7 +65,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     distDir: resolve(env.SONDE_DIST_DIR || 'dist'),
     rateLimitPerMinute: integer('SONDE_RATE_LIMIT_PER_MINUTE', env.SONDE_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, 1),
     trustProxy: env.SONDE_TRUST_PROXY === 'true',
+    trustedProxyHops: integer('SONDE_TRUSTED_PROXY_HOPS', env.SONDE_TRUSTED_PROXY_HOPS, 1, 1),
+    publicOrigin,
     allowedOrigins: origins && origins.length > 0 ? origins : undefined,
     notifyWebhookUrl: webhook,
   };
+}
+
+/**
+ * The site's public origin: `SONDE_PUBLIC_ORIGIN`, else the first of `SONDE_ALLOWED_ORIGINS`, else the
+ * address the server listens on, `http://HOST:PORT` (`[::1]` in brackets), so that a fresh clone works
+ * in a browser at the address `npm start` prints.
+ * @param port - the port actually listened on (`PORT=0` picks one)
+ */
+export function publicOriginOf(config: Pick<ServerConfig, 'publicOrigin' | 'allowedOrigins' | 'host'>, port: number): string {
+  if (config.publicOrigin) return config.publicOrigin;
+  if (config.allowedOrigins?.[0]) return config.allowedOrigins[0];
+  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 }

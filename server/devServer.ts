@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
 import { createApp } from './app.ts';
-import { readConfig } from './config.ts';
+import { publicOriginOf, readConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { createLogger } from './logger.ts';
 
@@ -21,6 +21,13 @@ export function sondeApi(): Plugin {
       const config = readConfig({ SONDE_PGLITE_DIR: resolve('.data/pglite-dev'), ...process.env });
       const logger = createLogger();
       let database: Promise<Database> | undefined;
+      // The pages' origin is Vite's address (`vite --host 127.0.0.1`), not the server's PORT.
+      const viteOrigin = () => {
+        const address = server.httpServer?.address();
+        const port = typeof address === 'object' && address ? address.port : (server.config.server.port ?? 5173);
+        const host = typeof server.config.server.host === 'string' ? server.config.server.host : 'localhost';
+        return publicOriginOf({ ...config, host }, port);
+      };
       let listener: ReturnType<typeof getRequestListener> | undefined;
       server.httpServer?.once('close', () => {
         void database?.then((db) => db.close());
@@ -35,6 +42,8 @@ export function sondeApi(): Plugin {
               logger,
               rateLimitPerMinute: config.rateLimitPerMinute,
               trustProxy: config.trustProxy,
+              trustedProxyHops: config.trustedProxyHops,
+              publicOrigin: viteOrigin,
               allowedOrigins: config.allowedOrigins,
             });
             listener ??= getRequestListener(app.fetch);

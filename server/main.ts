@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
-import { readConfig, type ServerConfig } from './config.ts';
+import { publicOriginOf, readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import {
   HEADERS_TIMEOUT_MS,
@@ -41,6 +41,7 @@ export async function startServer(
   const htmlHeaders = await readSecurityHeaders(config.distDir);
   const database = options.database ?? (await openDatabase(config.database, { shareOnSocket: true, warn: (message) => logger.warn(message) }));
   const notifier = config.notifyWebhookUrl ? startNotifier({ db: database.db, webhookUrl: config.notifyWebhookUrl, logger }) : undefined;
+  let listeningPort = config.port; // PORT=0: known once listening, before any request
   const app = createApp({
     database,
     logger,
@@ -48,6 +49,8 @@ export async function startServer(
     site: { distDir: config.distDir, htmlHeaders },
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
+    trustedProxyHops: config.trustedProxyHops,
+    publicOrigin: () => publicOriginOf(config, listeningPort),
     allowedOrigins: config.allowedOrigins,
   });
   let server: ServerType;
@@ -80,10 +83,13 @@ export async function startServer(
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  listeningPort = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listeningPort}`;
   notifier?.kick(); // what a previous run left unsent
-  logger.info({ url, database: database.engine, notifications: notifier ? 'on' : 'off' }, 'listening');
+  logger.info(
+    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, notifications: notifier ? 'on' : 'off' },
+    'listening',
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

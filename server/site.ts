@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { trimTrailingSlash } from 'hono/trailing-slash';
+import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import { HOST_CONFIG_FILES } from './securityHeaders.ts';
 
 /** Hashed build output never changes under one name: cached for a year. */
@@ -13,13 +12,14 @@ const PAGE_CACHE = 'no-cache';
 /**
  * Serves the prerendered site in `distDir` (scripts/build.mjs) as a static host would:
  * - `/privacy` → `privacy.html` (clean URLs), `/` → `index.html`;
- * - `/privacy/` → 301 to `/privacy` (one address per page), the query kept;
+ * - `/privacy/` → 301 to `/privacy` (one address per page), the query kept, as a relative `Location`:
+ *   the `Host` header never writes an address a (cached) redirect sends visitors to;
  * - any other path → `404.html` with status 404, including a missing `/assets/…` file;
  * - `Cache-Control`: immutable for `/assets/*`, `no-cache` for pages and other files;
  * - the security headers (server/securityHeaders.ts) on every HTML response;
  * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them.
  */
-export function mountSite(app: Hono, options: { distDir: string; htmlHeaders: Record<string, string> }): void {
+export function mountSite<E extends Env>(app: Hono<E>, options: { distDir: string; htmlHeaders: Record<string, string> }): void {
   const { distDir, htmlHeaders } = options;
   /** `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed) */
   const setPageHeaders = (c: Context, file: string) => {
@@ -32,7 +32,13 @@ export function mountSite(app: Hono, options: { distDir: string; htmlHeaders: Re
   const hidden = new Set(HOST_CONFIG_FILES.map((file) => `/${file}`));
   const notFoundPage = join(distDir, '404.html');
 
-  app.use('*', trimTrailingSlash());
+  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+    const { pathname, search } = new URL(c.req.url);
+    if (pathname === '/' || !pathname.endsWith('/')) return next();
+    // One leading slash only: `//evil.example/` must not become the protocol-relative `//evil.example`.
+    const target = `/${pathname.replace(/^[/\\]+/, '').replace(/\/+$/, '')}`;
+    return c.body(null, 301, { Location: `${target}${search}` });
+  });
   const files: MiddlewareHandler = serveStatic({
     root: distDir,
     precompressed: true,

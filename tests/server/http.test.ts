@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
@@ -103,28 +104,48 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
     expect((await post(server, { 'idempotency-key': 'twice' }, body)).status).toBe(429);
   });
 
-  it('behind a proxy (SONDE_TRUST_PROXY) counts the first X-Forwarded-For address; otherwise the header is ignored', async () => {
+  it('behind a proxy (SONDE_TRUST_PROXY) counts the X-Forwarded-For entry the proxy appended, never one the client wrote', async () => {
     database = await engine.open();
-    const trusting = await start({ rateLimitPerMinute: 1, trustProxy: true }, database);
-    expect((await post(trusting, { 'x-forwarded-for': '198.51.100.1, 10.0.0.1' })).status).toBe(201);
-    expect((await post(trusting, { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' })).status).toBe(201);
-    expect((await post(trusting, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(429);
+    // The proxy appends the address it received from; anything left of it is the client's own text.
+    const trusting = await start({ rateLimitPerMinute: 10, trustProxy: true }, database);
+    const statuses = [];
+    for (let i = 0; i < 30; i += 1) {
+      statuses.push((await post(trusting, { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` })).status);
+    }
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.slice(10)).toEqual(Array.from({ length: 20 }, () => 429));
+    expect((await post(trusting, { 'x-forwarded-for': '203.0.113.8' })).status).toBe(201); // another client
+
+    // Two proxies (a CDN, then a load balancer): the entry the first one wrote, second from the right.
+    const twoHops = await start({ rateLimitPerMinute: 1, trustProxy: true, trustedProxyHops: 2 }, await engine.open());
+    expect((await post(twoHops, { 'x-forwarded-for': '1.1.1.1, 198.51.100.1, 10.0.0.1' })).status).toBe(201);
+    expect((await post(twoHops, { 'x-forwarded-for': '2.2.2.2, 198.51.100.1, 10.0.0.2' })).status).toBe(429);
 
     const direct = await start({ rateLimitPerMinute: 1 }, await engine.open());
     expect((await post(direct, { 'x-forwarded-for': '198.51.100.3' })).status).toBe(201);
     expect((await post(direct, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(429); // same socket address
   });
 
-  it('answers 503 with Retry-After when MAX_CONCURRENT_SUBMISSIONS are in flight, and takes the next one after', async () => {
+  it('answers 503 with Retry-After when MAX_CONCURRENT_SUBMISSIONS whole submissions are in flight, and takes the next one after', async () => {
     database = await engine.open();
     const server = await start({}, database);
     const { MAX_CONCURRENT_SUBMISSIONS } = await import('../../server/limits.ts');
-    const slow = Array.from({ length: MAX_CONCURRENT_SUBMISSIONS }, () => trickle(server, 4)); // about 3 s each
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The table locked for 2 s: every submission that arrives whole waits for the database.
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table submissions in exclusive mode`);
+      locked();
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    });
+    await lockTaken;
+    const waiting = Array.from({ length: MAX_CONCURRENT_SUBMISSIONS }, () => post(server));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const refused = await post(server);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
-    const finished = await Promise.all(slow);
+    await holder;
+    const finished = await Promise.all(waiting);
     expect(finished.map((f) => f.status)).toEqual(finished.map(() => 201));
     expect((await post(server)).status).toBe(201);
   }, 30_000);
@@ -202,7 +223,7 @@ describe('the site, served as a static host would', () => {
     expect((await get(server, '/assets/gone.js')).status).toBe(404);
     const slash = await get(server, '/privacy/?ref=mail');
     expect(slash.status).toBe(301);
-    expect(slash.headers.get('location')).toBe(`${server.url}/privacy?ref=mail`);
+    expect(slash.headers.get('location')).toBe('/privacy?ref=mail');
     expect((await get(server, '/.well-known/gpc.json')).status).toBe(200);
   });
 

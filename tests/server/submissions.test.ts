@@ -149,6 +149,29 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 
+  it('logs a database refusal without the statement, its parameters or the row: no name, email or IP at any level', async () => {
+    // A check that fails every insert: PostgreSQL's error carries the failing row in its detail, and
+    // Drizzle's wraps the statement and every parameter (the body, the email, the client IP's hash).
+    await database.db.execute(sql`alter table submissions add constraint fail_every_insert check (false) not valid`);
+    const response = await post(submissionBody({ fullName: 'Ada Lovelace', workEmail: 'ada@example.com', clientIP: '203.0.113.9' }));
+    expect(response.status).toBe(500);
+    const failure = logLines.find((line) => line.msg === 'submission could not be stored');
+    expect(failure).toMatchObject({ level: 50, err: { code: '23514' } });
+    const everything = JSON.stringify(logLines);
+    for (const personal of ['Ada Lovelace', 'ada@example.com', '203.0.113.9', 'sonde_0123456789abcdef', 'Mozilla/5.0', 'insert into']) {
+      expect(everything).not.toContain(personal);
+    }
+  });
+
+  it('answers 400, not 500, when the database refuses a value as a data exception (SQLSTATE class 22): a retry would never be stored', async () => {
+    // The schema lets every value through that the database stores; this check stands for one it missed.
+    await database.db.execute(sql`alter table submissions add constraint name_is_a_number check ((body->'data'->>'fullName')::int > 0) not valid`);
+    const response = await post(submissionBody({ fullName: 'Ada Lovelace' }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'Body holds a value that cannot be stored' });
+    expect(JSON.stringify(logLines)).not.toContain('Ada Lovelace');
+  });
+
   it('logs a stored submission as JSON with its id only: no name, email or IP at info level', async () => {
     const response = await post(submissionBody({ fullName: 'Ada Lovelace', workEmail: 'ada@example.com' }));
     const { id } = (await response.json()) as { id: string };
@@ -172,7 +195,7 @@ describe.each(testEngines())('bad input on $name: a clear 400 naming the field, 
     await database.db.delete(submissions);
   });
 
-  const app = () => createApp({ database, logger: createLogger('silent'), now: () => now, rateLimitPerMinute: 1000 });
+  const app = () => createApp({ database, logger: createLogger('silent'), now: () => now, rateLimitPerMinute: 1000, publicOrigin: 'http://localhost' });
   const post = (body: unknown) =>
     app().request('/api/submissions', {
       method: 'POST',
@@ -190,9 +213,26 @@ describe.each(testEngines())('bad input on $name: a clear 400 naming the field, 
     ['a javascript: website', body({ websiteUrl: 'javascript:alert(1)' }), 'data.websiteUrl: must be an http(s) URL'],
     ['a client IP that is not an address', body({ clientIP: '999.1.1.1' }), 'data.clientIP: must be an IPv4 or IPv6 address, or null'],
     ['a required field of spaces', body({ companyName: '   ' }), 'data.companyName: is required'],
-    ['a CR/LF in a name (log forging)', body({ fullName: 'Ada\r\n{"level":30}' }), 'data.fullName: contains a control character'],
-    ['a NUL in the description', body({ useCaseDescription: 'a\u0000b' }), 'data.useCaseDescription: contains a control character'],
+    ['a CR/LF in a name (log forging)', body({ fullName: 'Ada\r\n{"level":30}' }), 'data.fullName: contains a control character (U+000D)'],
+    ['a NUL in the description', body({ useCaseDescription: 'a\u0000b' }), 'data.useCaseDescription: contains a control character (U+0000)'],
     ['an email that is not one', body({ workEmail: 'ada@' }), 'data.workEmail: Invalid email address'],
+    // The text rule (shared/text.ts), in every string field, the URL included
+    ['a lone surrogate in a name', body({ fullName: 'Ada\ud800' }), 'data.fullName: is not well-formed Unicode (a lone surrogate)'],
+    ['a lone surrogate in an option', body({ primaryWorkloads: ['RAG\udfff'] }), 'data.primaryWorkloads.0: is not well-formed Unicode (a lone surrogate)'],
+    ['a NUL in the website', body({ websiteUrl: 'https://example.com/\u0000' }), 'data.websiteUrl: contains a control character (U+0000)'],
+    ['an ESC sequence in the website', body({ websiteUrl: 'https://example.com/\u001b[2J' }), 'data.websiteUrl: contains a control character (U+001B)'],
+    ['an OSC 8 hyperlink in the website', body({ websiteUrl: 'https://a.example/\u001b]8;;https://evil.example\u0007x' }), 'data.websiteUrl: contains a control character (U+001B)'],
+    ['a BEL in the website', body({ websiteUrl: 'https://example.com/\u0007' }), 'data.websiteUrl: contains a control character (U+0007)'],
+    ['a DEL in a name', body({ fullName: 'Ada\u007f' }), 'data.fullName: contains a control character (U+007F)'],
+    ['a C1 control (CSI) in the company', body({ companyName: 'Acme\u009b2J' }), 'data.companyName: contains a control character (U+009B)'],
+    ['an ESC in the notes', body({ notes: 'a\u001b[31mred' }), 'data.notes: contains a control character (U+001B)'],
+    ['a right-to-left override in a name', body({ fullName: 'Ada \u202egpj.exe' }), 'data.fullName: contains a text-direction control character (U+202E)'],
+    ['a direction isolate in the description', body({ useCaseDescription: 'a\u2066b\u2069' }), 'data.useCaseDescription: contains a text-direction control character (U+2066)'],
+    ['a line separator in a name', body({ fullName: 'Ada\u2028Lovelace' }), 'data.fullName: contains a line break (U+2028)'],
+    ['a name of zero-width spaces', body({ fullName: '\u200b\u200b' }), 'data.fullName: is required'],
+    ['a name of a blank Braille pattern', body({ fullName: '\u2800' }), 'data.fullName: is required'],
+    ['a name of a Hangul filler', body({ fullName: '\u3164' }), 'data.fullName: is required'],
+    ['a description of spaces and line breaks', body({ useCaseDescription: ' \n\t\u00a0' }), 'data.useCaseDescription: is required'],
     ['a date that is not one', body({ desiredStartDate: '2027-13-01' }), 'data.desiredStartDate: Invalid ISO date'],
     ['a missing field', body({ peakQPS: undefined }), 'data.peakQPS: Invalid input: expected string, received undefined'],
   ])('%s', async (_name, input, problem) => {
@@ -205,6 +245,15 @@ describe.each(testEngines())('bad input on $name: a clear 400 naming the field, 
   it('keeps newlines and tabs in the description and the notes', async () => {
     const response = await post(body({ useCaseDescription: 'line one\nline two\r\n\tindented', notes: 'a\nb' }));
     expect(response.status).toBe(201);
+  });
+
+  it('stores text NFC-normalised, and keeps what the rule allows: accents, scripts, emoji, a zero-width joiner', async () => {
+    const decomposed = 'Zoe\u0301 Ma\u0308rz'; // é and ä typed as a letter and a combining mark
+    const response = await post(body({ fullName: decomposed, companyName: 'می\u200cخواهم 👩\u200d💻 株式会社' }));
+    expect(response.status).toBe(201);
+    const [row] = await stored();
+    expect(row!.body.data.fullName).toBe('Zoé März');
+    expect(row!.body.data.companyName).toBe('می\u200cخواهم 👩\u200d💻 株式会社');
   });
 
   it('accepts a client IP of null, IPv4 or IPv6', async () => {

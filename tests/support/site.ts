@@ -37,6 +37,8 @@ export function testConfig(distDir: string, overrides: Partial<ServerConfig> = {
     distDir,
     rateLimitPerMinute: 1000,
     trustProxy: false,
+    trustedProxyHops: 1,
+    publicOrigin: undefined,
     allowedOrigins: undefined,
     notifyWebhookUrl: undefined,
     ...overrides,
