@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_POSTHOG_HOST, E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE, E2E_WEBHOOK_PORT, E2E_WEBHOOK_URL } from './tests/e2e/constants';
+import { E2E_POSTHOG_HOST, E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE, E2E_WEBHOOK_PORT, E2E_WEBHOOK_URL } from './tests/e2e/constants';
 
 /**
  * End-to-end tests in a real Chromium against production builds served by the Sonde server
@@ -31,8 +31,9 @@ const chromiumArgs = [
 function server(name: string, port: number, env: Record<string, string>) {
   const outDir = `.e2e/${name}`;
   const pgliteDir = name === 'site' ? E2E_SITE_PGLITE_DIR : `.e2e/pglite-${name}`;
+  const mailDir = name === 'site' ? E2E_SITE_MAIL_DIR : `.e2e/mail-${name}`;
   return {
-    command: `rm -rf ${pgliteDir} && npx tsx scripts/build.mjs --outDir ${outDir} && npx tsx server/main.ts`,
+    command: `rm -rf ${pgliteDir} ${mailDir} && npx tsx scripts/build.mjs --outDir ${outDir} && npx tsx server/main.ts`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -41,6 +42,7 @@ function server(name: string, port: number, env: Record<string, string>) {
       PORT: String(port),
       SONDE_DIST_DIR: outDir,
       SONDE_PGLITE_DIR: pgliteDir,
+      SONDE_MAIL_DIR: mailDir,
       // Every test submits from 127.0.0.1; the limit itself is tested in tests/server/.
       SONDE_RATE_LIMIT_PER_MINUTE: '1000',
       SONDE_LOG_LEVEL: 'warn',

@@ -47,8 +47,12 @@ export interface AppOptions {
   maxUploadsPerClient?: number;
   /** the server's clock, for the `submittedAt` window; tests fix it */
   now?: () => Date;
-  /** with a webhook configured: each stored submission gets its notification, and the sender is woken */
-  notifier?: { kick(): void };
+  /**
+   * the outbox (server/outbox/sender.ts), woken after each stored submission, and which deliveries each
+   * stored submission gets in the same statement: the webhook's announcement, the requester's mail
+   * (acknowledgment or confirmation), the team's mail
+   */
+  outbox?: { kick(): void; webhook: boolean; requesterMail: boolean; teamMail: boolean };
 }
 
 /** Per-request values the submission route passes between its steps. */
@@ -84,7 +88,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const writer = createSubmissionWriter(database.db, {
     limitPerWindow: rateLimit,
     windowMs: RATE_LIMIT_WINDOW_MS,
-    notify: options.notifier !== undefined,
+    notify: options.outbox?.webhook ?? false,
+    mail: { requester: options.outbox?.requesterMail ?? false, team: options.outbox?.teamMail ?? false },
   });
 
   const isAllowedOrigin = (origin: string): boolean => origin === publicOrigin() || (options.allowedOrigins?.includes(origin) ?? false);
@@ -110,11 +115,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   const app = new Hono<AppEnv>();
 
-  // An API answer is data for the page that asked: never sniffed as another type, never cached.
+  // An API answer is data for the page that asked: never sniffed as another type, never cached. Set
+  // before the answer is made, so every c.json/c.body of the route carries them; changing c.res
+  // afterwards would make the Node adapter stream a small answer's body apart from its head, which a
+  // browser that reads only the status (the site's keepalive POST) may never fetch.
   app.use('/api/*', async (c, next) => {
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Cache-Control', 'no-store');
     await next();
-    c.res.headers.set('X-Content-Type-Options', 'nosniff');
-    c.res.headers.set('Cache-Control', 'no-store');
   });
 
   app.onError((error, c) => {
@@ -257,7 +265,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         switch (outcome.status) {
           case 'stored':
             logger.info({ submissionId: outcome.id, kind: outcome.kind }, 'submission stored');
-            options.notifier?.kick();
+            options.outbox?.kick();
             return c.json({ ok: true, id: outcome.id }, 201);
           case 'replayed':
             // A repeat of a stored submission answers what the first answered.

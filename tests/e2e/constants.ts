@@ -8,5 +8,8 @@ export const E2E_WEBHOOK_PORT = 4183;
 export const E2E_WEBHOOK_URL = `http://127.0.0.1:${E2E_WEBHOOK_PORT}/hook`;
 export const E2E_WEBHOOK_FILE = '.e2e/webhook/deliveries.jsonl';
 
+/** Where the `site` e2e server writes its mail as .eml files (no SMTP server set: as a fresh clone does). */
+export const E2E_SITE_MAIL_DIR = '.e2e/mail-site';
+
 /** The PGlite directory of the `site` e2e server, when no DATABASE_URL is set. */
 export const E2E_SITE_PGLITE_DIR = '.e2e/pglite-site';

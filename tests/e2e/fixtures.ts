@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test as base, expect, type Page, type Response } from '@playwright/test';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import postgres from 'postgres';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE } from './constants';
+import { E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE } from './constants';
 
 /** The IP the intercepted lookup service answers in e2e runs (TEST-NET-3). */
 export const E2E_CLIENT_IP = '203.0.113.9';
@@ -93,6 +95,13 @@ export async function requestsList(): Promise<Array<{ id: string; kind: string; 
   return JSON.parse(stdout) as Array<{ id: string; kind: string; email: string; dueAt?: string }>;
 }
 
+/** The id of the one request stored under `email`, as `npm run requests -- list --json` shows it. */
+export async function storedIdOf(email: string): Promise<string> {
+  const mine = (await requestsList()).filter((request) => request.email === email.toLowerCase());
+  expect(mine, `one request stored under ${email}`).toHaveLength(1);
+  return mine[0]!.id;
+}
+
 /** The webhook deliveries the local receiver got, waiting up to `timeoutMs` for one about `submissionId`. */
 export async function webhookDeliveries(submissionId: string, timeoutMs = 10_000): Promise<Array<{ delivery: string; body: { text: string; submissionId: string; kind: string } }>> {
   const end = Date.now() + timeoutMs;
@@ -104,6 +113,24 @@ export async function webhookDeliveries(submissionId: string, timeoutMs = 10_000
       .map((line) => JSON.parse(line) as { delivery: string; body: { text: string; submissionId: string; kind: string } })
       .filter((d) => d.body.submissionId === submissionId);
     if (mine.length > 0 || Date.now() > end) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The mail the `site` e2e server wrote to `address` as .eml files (no SMTP server is set, as on a fresh
+ * clone), parsed; waits up to `timeoutMs` for `count` of them.
+ */
+export async function mailTo(address: string, count = 1, timeoutMs = 10_000): Promise<Array<{ file: string; mail: ParsedMail }>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const files = await readdir(E2E_SITE_MAIL_DIR).catch(() => [] as string[]);
+    const mine: Array<{ file: string; mail: ParsedMail }> = [];
+    for (const file of files.filter((name) => name.endsWith('.eml'))) {
+      const mail = await simpleParser(await readFile(join(E2E_SITE_MAIL_DIR, file)));
+      if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address?.toLowerCase() === address.toLowerCase())) mine.push({ file, mail });
+    }
+    if (mine.length >= count || Date.now() > end) return mine;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { E2E_CLIENT_IP, expect, nextSubmission, requestsList, storedRow, test, uniqueEmail, webhookDeliveries } from './fixtures';
+import { E2E_CLIENT_IP, expect, storedIdOf, mailTo, nextSubmission, requestsList, storedRow, test, uniqueEmail, webhookDeliveries } from './fixtures';
 
 async function fillPrivacyRequest(page: Page, email: string) {
   const form = page.getByRole('form', { name: 'Privacy rights request' });
@@ -22,7 +22,9 @@ test.describe('privacy rights request in a real browser', () => {
 
     const response = await submission;
     expect(response.status()).toBe(201);
-    const { id } = (await response.json()) as { id: string };
+    // The answer's body is not for the page (it reads the status only) and is no-store, so Chromium
+    // keeps none of it for the test to read: the id is looked up as the team would, by email.
+    const id = await storedIdOf(email);
     const { data } = response.request().postDataJSON() as { data: Record<string, unknown> };
     expect(data).toMatchObject({
       fullName: 'Ada Lovelace',
@@ -50,6 +52,13 @@ test.describe('privacy rights request in a real browser', () => {
     expect(listed).toMatchObject({ kind: 'privacy', email, dueAt: expect.stringMatching(/Z$/) });
     const [delivery] = await webhookDeliveries(id);
     expect(delivery?.body.text).toBe(`Privacy request (Delete, Data Portability) — due ${listed!.dueAt!.slice(0, 10)}`);
+
+    // the confirmation of receipt (11 CCR §7021(a)), written as an .eml file (no SMTP server set)
+    const [confirmation] = await mailTo(email);
+    expect(confirmation!.mail.subject).toBe('We received your privacy request');
+    expect(confirmation!.mail.text).toContain('Request types: Delete, Data Portability');
+    const due = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(listed!.dueAt!));
+    expect(confirmation!.mail.text).toContain(`Response due by: ${due}`);
   });
 
   test('a 500 shows the red alert and keeps the form filled', async ({ page }) => {
