@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './limits.ts';
+import { PRIVACY_EMAIL } from '#shared/policy';
 import type { DatabaseLocation } from './db/database.ts';
+import type { MailSettings } from './outbox/mail.ts';
 
 /** The server's settings, read from the environment by {@link readConfig}. */
 export interface ServerConfig {
@@ -30,8 +32,10 @@ export interface ServerConfig {
   publicOrigin: string | undefined;
   /** `SONDE_ALLOWED_ORIGINS`, comma-separated: origins allowed to POST besides the public origin */
   allowedOrigins: string[] | undefined;
-  /** `SONDE_NOTIFY_WEBHOOK_URL`: every stored request is announced there (server/notifier.ts); unset: none */
+  /** `SONDE_NOTIFY_WEBHOOK_URL`: every stored request is announced there (server/outbox/webhook.ts); unset: none */
   notifyWebhookUrl: string | undefined;
+  /** mail to requesters and the team (server/outbox/mail.ts): `SONDE_SMTP_URL`, `SONDE_MAIL_DIR`, `SONDE_MAIL_FROM`, `SONDE_PRIVACY_EMAIL`, `SONDE_TEAM_EMAIL` */
+  mail: MailSettings;
 }
 
 function integer(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -39,6 +43,31 @@ function integer(name: string, value: string | undefined, fallback: number, min:
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, not "${value}"`);
   return n;
+}
+
+/** An address as `hello@sonde.dev` or `Sonde <hello@sonde.dev>`. */
+const ADDRESS = /^(?:[^<>@\s][^<>@]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
+function address(name: string, value: string | undefined, fallback: string): string;
+function address(name: string, value: string | undefined): string | undefined;
+function address(name: string, value: string | undefined, fallback?: string): string | undefined {
+  if (value === undefined || value === '') return fallback;
+  if (!ADDRESS.test(value.trim())) throw new Error(`${name} must be an email address, like hello@sonde.dev or "Sonde <hello@sonde.dev>", not "${value}"`);
+  return value.trim();
+}
+
+function readMailSettings(env: NodeJS.ProcessEnv): MailSettings {
+  const smtpUrl = env.SONDE_SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:$/.test(URL.canParse(smtpUrl) ? new URL(smtpUrl).protocol : '')) {
+    throw new Error('SONDE_SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  return {
+    smtpUrl,
+    emlDir: resolve(env.SONDE_MAIL_DIR || '.data/mail'),
+    from: address('SONDE_MAIL_FROM', env.SONDE_MAIL_FROM, `Sonde <${PRIVACY_EMAIL.replace(/^[^@]+/, 'hello')}>`),
+    privacyEmail: address('SONDE_PRIVACY_EMAIL', env.SONDE_PRIVACY_EMAIL, PRIVACY_EMAIL),
+    teamEmail: address('SONDE_TEAM_EMAIL', env.SONDE_TEAM_EMAIL),
+  };
 }
 
 /**
@@ -69,6 +98,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicOrigin,
     allowedOrigins: origins && origins.length > 0 ? origins : undefined,
     notifyWebhookUrl: webhook,
+    mail: readMailSettings(env),
   };
 }
 

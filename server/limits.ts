@@ -74,3 +74,21 @@ export const NOTIFY_LEASE_MS = 30_000;
  * full batch comes back, the sender takes the next one at once instead of waiting for the next poll.
  */
 export const NOTIFY_BATCH_SIZE = 10;
+
+/**
+ * How much mail one address can be sent by submitting the forms, on top of the per-IP rate limit: the
+ * forms must not become a way to fill someone else's mailbox. Counted in the database per lower-cased
+ * address over `windowMs` (24 h). A request past the limit is stored and announced to the team all the
+ * same; only the requester's mail is left out.
+ */
+export const MAIL_LIMITS = {
+  /** the window, in ms (24 hours) */
+  windowMs: 24 * 60 * 60_000,
+  /** invite acknowledgments per address per window: more requests are stored, not acknowledged again */
+  invitePerWindow: 1,
+  /** privacy-request confirmations (11 CCR §7021(a): each request gets its own) per address per window */
+  privacyPerWindow: 3,
+} as const;
+
+/** Time for the SMTP server to connect, greet, and answer each command, in ms; past it the attempt fails and is retried. */
+export const MAIL_TIMEOUT_MS = 10_000;

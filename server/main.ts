@@ -14,7 +14,9 @@ import {
 } from './limits.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { readSecurityHeaders } from './securityHeaders.ts';
-import { startNotifier } from './notifier.ts';
+import { mailChannel } from './outbox/mail.ts';
+import { startOutbox, type Channel } from './outbox/sender.ts';
+import { webhookChannel } from './outbox/webhook.ts';
 import { purgeExpired } from './storage.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
@@ -40,17 +42,25 @@ export async function startServer(
   const timeouts = options.timeouts ?? { requestMs: REQUEST_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS };
   const htmlHeaders = await readSecurityHeaders(config.distDir);
   const database = options.database ?? (await openDatabase(config.database, { shareOnSocket: true, warn: (message) => logger.warn(message) }));
-  const notifier = config.notifyWebhookUrl ? startNotifier({ db: database.db, webhookUrl: config.notifyWebhookUrl, logger }) : undefined;
   let listeningPort = config.port; // PORT=0: known once listening, before any request
+  const publicOrigin = () => publicOriginOf(config, listeningPort);
+  const channels: Channel[] = [mailChannel(config.mail, publicOrigin)];
+  if (config.notifyWebhookUrl) channels.push(webhookChannel(config.notifyWebhookUrl));
+  const outbox = startOutbox({ db: database.db, channels, logger });
   const app = createApp({
     database,
     logger,
-    notifier,
+    outbox: {
+      kick: outbox.kick,
+      webhook: config.notifyWebhookUrl !== undefined,
+      requesterMail: true,
+      teamMail: config.mail.teamEmail !== undefined,
+    },
     site: { distDir: config.distDir, htmlHeaders },
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
     trustedProxyHops: config.trustedProxyHops,
-    publicOrigin: () => publicOriginOf(config, listeningPort),
+    publicOrigin,
     allowedOrigins: config.allowedOrigins,
   });
   let server: ServerType;
@@ -69,7 +79,7 @@ export async function startServer(
       s.once('error', reject);
     });
   } catch (error) {
-    await notifier?.stop();
+    await outbox.stop();
     await database.close();
     throw error;
   }
@@ -85,9 +95,9 @@ export async function startServer(
   const address = server.address();
   listeningPort = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listeningPort}`;
-  notifier?.kick(); // what a previous run left unsent
+  outbox.kick(); // what a previous run left unsent
   logger.info(
-    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, notifications: notifier ? 'on' : 'off' },
+    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, webhook: config.notifyWebhookUrl ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
     'listening',
   );
 
@@ -99,7 +109,7 @@ export async function startServer(
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([closed, grace]);
-      await notifier?.stop();
+      await outbox.stop();
       await database.close();
       logger.info('stopped');
     })());

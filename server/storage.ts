@@ -4,6 +4,7 @@ import { RETENTION } from '#shared/policy';
 import { submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './db/database.ts';
 import { erasures, submissions } from './db/schema.ts';
+import { MAIL_LIMITS } from './limits.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
 export function sha256Hex(text: string): string {
@@ -35,8 +36,14 @@ export interface AcceptSettings {
   limitPerWindow: number;
   /** the rate limit's window, in ms (whole seconds) */
   windowMs: number;
-  /** also write the webhook notification of each new row (server/notifier.ts) in the same statement */
+  /** also write the webhook notification of each new row (server/outbox/) in the same statement */
   notify?: boolean;
+  /**
+   * also write the mail of each new row in the same statement: `requester`, the acknowledgment of an
+   * invite request or the confirmation of a privacy request (within {@link MAIL_LIMITS}); `team`, one
+   * message per stored request to `SONDE_TEAM_EMAIL`
+   */
+  mail?: { requester: boolean; team: boolean };
 }
 
 const acceptStatements = new WeakMap<Db, ReturnType<typeof prepareAcceptStatement>>();
@@ -63,7 +70,9 @@ function prepareAcceptStatement(db: Db) {
         cross join lateral accept_submission(
           i.item->>'key', i.item->>'client', ${p('windowSeconds')}::int, ${p('limit')}::int,
           i.item->>'kind', i.item->>'sha', i.item->>'email', i.item->'body',
-          ${p('dueDays')}::int, ${p('notify')}::boolean) a`,
+          ${p('dueDays')}::int, ${p('notify')}::boolean,
+          ${p('mail')}::boolean, ${p('teamMail')}::boolean, ${p('mailWindowSeconds')}::int,
+          ${p('acknowledgmentLimit')}::int, ${p('confirmationLimit')}::int) a`,
     )
     .orderBy(sql`i.n`)
     .prepare('accept_submissions');
@@ -77,7 +86,7 @@ function acceptStatement(db: Db) {
 
 /**
  * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/migrations/0005_accept_submission_notify.sql),
+ * order, to the database function `accept_submission` (server/db/migrations/0007_accept_submission_mail.sql),
  * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count
@@ -89,6 +98,8 @@ function acceptStatement(db: Db) {
  *    guard against floods, not a quota);
  * 3. otherwise the row is inserted with `kind` from the privacy mapping of spec §3 and, for a privacy
  *    request, `due_at` = received + 45 days (spec §9). Two requests racing on one key store one row.
+ *    With it, its outbox rows: the webhook's, the team's mail, and the requester's mail unless that
+ *    address already had {@link MAIL_LIMITS} of that message in the window.
  * @returns one outcome per input, in the inputs' order; in the place of a submission whose outcome
  *   could not be read after the commit (a look-up failed), its Error: its row may be stored, so it must
  *   not be written again
@@ -115,6 +126,11 @@ export async function acceptSubmissions(
     limit: settings.limitPerWindow,
     dueDays: RETENTION.privacyResponseDays,
     notify: settings.notify ?? false,
+    mail: settings.mail?.requester ?? false,
+    teamMail: settings.mail?.team ?? false,
+    mailWindowSeconds: MAIL_LIMITS.windowMs / 1000,
+    acknowledgmentLimit: MAIL_LIMITS.invitePerWindow,
+    confirmationLimit: MAIL_LIMITS.privacyPerWindow,
   });
   return Promise.all(
     prepared.map(async ({ key, kind, sha }, i): Promise<AcceptOutcome | Error> => {

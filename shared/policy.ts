@@ -3,6 +3,9 @@
  * server (server/: `due_at`, retention) keep. One definition, so the policy and the code agree.
  */
 
+/** Where privacy requests and questions go (spec §9): the policy names it, the server's mail replies to it. */
+export const PRIVACY_EMAIL = 'privacy@sonde.dev';
+
 /** Spec §9: retention and age figures quoted by the privacy policy. */
 export const RETENTION = {
   /** beta application data kept up to this many months */

@@ -55,6 +55,23 @@ export const PRIVACY_REQUEST_MARKERS = {
   notes: 'CCPA RIGHTS REQUEST',
 } as const;
 
+/** Request types of the privacy form (spec §3), sent as these labels, in form order. */
+export const PRIVACY_REQUEST_TYPES = ['Access/Know', 'Delete', 'Correct', 'Opt-Out', 'Data Portability', 'Other'] as const;
+
+/** One of {@link PRIVACY_REQUEST_TYPES}. */
+export type PrivacyRequestType = (typeof PRIVACY_REQUEST_TYPES)[number];
+
+/**
+ * The request types a privacy request's `useCaseDescription` lists on its `Request types:` line (spec
+ * §3), in form order; only the labels of {@link PRIVACY_REQUEST_TYPES}, so that nothing else a client
+ * wrote on that line is ever repeated (in a mail, say) as if it were a request type.
+ */
+export function privacyRequestTypesOf(useCaseDescription: string): PrivacyRequestType[] {
+  const line = /^Request types: (.*)$/m.exec(useCaseDescription)?.[1] ?? '';
+  const listed = new Set(line.split(',').map((type) => type.trim()));
+  return PRIVACY_REQUEST_TYPES.filter((type) => listed.has(type));
+}
+
 /** What a stored submission is: an invite request, or a privacy request mapped onto one (spec §3). */
 export type SubmissionKind = 'invite' | 'privacy';
 

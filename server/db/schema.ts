@@ -54,11 +54,18 @@ export const erasures = pgTable('erasures', {
   submissions: integer('submissions').notNull(),
 });
 
+/** A channel of the outbox: the webhook (`SONDE_NOTIFY_WEBHOOK_URL`) or mail (SMTP, or `.eml` files). */
+export type OutboxChannel = 'webhook' | 'mail';
+
+/** The messages the mail channel sends, one template each (server/outbox/messages/). */
+export type MailMessage = 'invite-acknowledgment' | 'privacy-confirmation' | 'team-new-request';
+
 /**
- * The outbox of webhook notifications (`SONDE_NOTIFY_WEBHOOK_URL`): one row per stored submission,
- * written in the same statement as the submission, sent by server/notifier.ts until the receiver
- * answers 2xx. Its `id` is the delivery id a receiver sees in `X-Sonde-Delivery`. Deleted with its
- * submission (erase, purge).
+ * The outbox: every delivery a stored request causes, one row each, written in the same statement as
+ * the submission, sent by server/outbox/sender.ts until its channel succeeds (a 2xx from the webhook,
+ * the SMTP server's acceptance, the `.eml` file written). Its `id` is the delivery id: what a webhook
+ * receiver sees in `X-Sonde-Delivery`, and the local part of a mail's `Message-ID`, so every retry is
+ * the same message. Deleted with its submission (erase, purge).
  */
 export const notifications = pgTable(
   'notifications',
@@ -78,6 +85,15 @@ export const notifications = pgTable(
     failedAt: timestamp('failed_at', { withTimezone: true }),
     /** the last failure: a status or a network error, never the receiver's body */
     lastError: text('last_error'),
+    /** how it is delivered */
+    channel: text('channel').$type<OutboxChannel>().notNull().default('webhook'),
+    /** the mail channel's message (its template); null for the webhook */
+    message: text('message').$type<MailMessage>(),
   },
-  (table) => [index('notifications_pending').on(table.nextAttemptAt)],
+  (table) => [
+    index('notifications_pending').on(table.nextAttemptAt),
+    index('notifications_submission').on(table.submissionId),
+    check('notifications_channel', sql`${table.channel} in ('webhook', 'mail')`),
+    check('notifications_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
+  ],
 );

@@ -92,7 +92,7 @@ export const BROWSER_ID_PREFIX = 'sonde';
 export const BUILD_YEAR: number = typeof __BUILD_YEAR__ === 'number' ? __BUILD_YEAR__ : new Date().getFullYear();
 
 /** Contact address for privacy and legal questions, quoted by the policy pages. */
-export const PRIVACY_EMAIL = 'privacy@sonde.dev';
+export { PRIVACY_EMAIL } from '#shared/policy';
 
 /** Issue #13: where to report a security problem (`/.well-known/security.txt`, RFC 9116). */
 export const SECURITY_EMAIL = 'security@sonde.dev';

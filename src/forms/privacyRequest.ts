@@ -1,8 +1,8 @@
-import { PRIVACY_REQUEST_MARKERS, TEXT_LIMITS, type InvitePayload } from '#shared/submission';
+import { PRIVACY_REQUEST_MARKERS, PRIVACY_REQUEST_TYPES, TEXT_LIMITS, type InvitePayload } from '#shared/submission';
 import { checkedValues, optionalText, requiredText } from './formData';
 
-/** Request types of the privacy form (spec §3), sent as these labels. */
-export const PRIVACY_REQUEST_TYPES = ['Access/Know', 'Delete', 'Correct', 'Opt-Out', 'Data Portability', 'Other'] as const;
+// The request types live in shared/ because the server's mail names them too.
+export { PRIVACY_REQUEST_TYPES };
 
 /** What the privacy request form holds (spec §3). */
 export interface PrivacyRequest {

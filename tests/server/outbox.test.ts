@@ -11,7 +11,8 @@ import { openDatabase, type Database } from '../../server/db/database.ts';
 import { notifications } from '../../server/db/schema.ts';
 import { NOTIFY_BATCH_SIZE, NOTIFY_FIRST_RETRY_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { escapeSlackText, notificationText, retryDelayMs, startNotifier } from '../../server/notifier.ts';
+import { retryDelayMs, startOutbox } from '../../server/outbox/sender.ts';
+import { escapeSlackText, notificationText, webhookChannel } from '../../server/outbox/webhook.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
@@ -101,7 +102,7 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     return outcome.id;
   };
   const start = (database: Database, url: string, logger = createLogger('silent')) => {
-    const notifier = startNotifier({ db: database.db, webhookUrl: url, logger, firstRetryMs: 20, pollIntervalMs: 20 });
+    const notifier = startOutbox({ db: database.db, channels: [webhookChannel(url)], logger, firstRetryMs: 20, pollIntervalMs: 20 });
     cleanup.push(() => notifier.stop());
     return notifier;
   };
@@ -137,7 +138,7 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     await until(async () => (await database.db.select().from(notifications))[0]?.failedAt !== null);
     expect(hook.received).toHaveLength(1);
     expect((await database.db.select().from(notifications))[0]).toMatchObject({ deliveredAt: null, lastError: 'HTTP 500' });
-    expect(lines.some((line) => line.includes('"level":50') && line.includes('notification given up after 3 days'))).toBe(true);
+    expect(lines.some((line) => line.includes('"level":50') && line.includes('delivery given up after 3 days'))).toBe(true);
   });
 
   it('drains a backlog of 1,000 due notifications in under 30 s, with at most NOTIFY_BATCH_SIZE sends at once', async () => {
@@ -169,7 +170,12 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
       insert into notifications (submission_id) select id from stored`);
     const started = performance.now();
     // a poll far away: only the sender's own claiming of full batches can drain it in time
-    const notifier = startNotifier({ db: database.db, webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, logger: createLogger('silent'), pollIntervalMs: 60_000 });
+    const notifier = startOutbox({
+      db: database.db,
+      channels: [webhookChannel(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)],
+      logger: createLogger('silent'),
+      pollIntervalMs: 60_000,
+    });
     cleanup.push(() => notifier.stop());
     notifier.kick();
     await until(() => received.size === 1000, 30_000);
@@ -216,7 +222,7 @@ describe('the server announces what it stores', () => {
       body: JSON.stringify(privacyRequestBody()),
     });
     const { id } = (await response.json()) as { id: string };
-    await until(() => server!.logs.some((line) => line.msg === 'notification not delivered; will retry'));
+    await until(() => server!.logs.some((line) => line.msg === 'not delivered; will retry' && line.channel === 'webhook'));
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
 

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /** The server as a separate Node process (`tsx server/main.ts`, what `npm start` runs after the build). */
@@ -21,7 +24,8 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Pr
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...inherited, PORT: '0', SONDE_LOG_LEVEL: 'info', ...env },
+    // mail written as .eml files into a directory of the test's own, never .data/mail
+    env: { ...inherited, PORT: '0', SONDE_LOG_LEVEL: 'info', SONDE_MAIL_DIR: mkdtempSync(join(tmpdir(), 'sonde-mail-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Array<Record<string, unknown>> = [];

@@ -1,3 +1,4 @@
+import { mkdtempSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,8 @@ export function testConfig(distDir: string, overrides: Partial<ServerConfig> = {
     publicOrigin: undefined,
     allowedOrigins: undefined,
     notifyWebhookUrl: undefined,
+    // mail written as .eml files into a directory of the test's own, never .data/mail
+    mail: { smtpUrl: undefined, emlDir: mkdtempSync(join(tmpdir(), 'sonde-mail-')), from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: undefined },
     ...overrides,
   };
 }

@@ -1,0 +1,108 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import { privacyRequestTypesOf } from '#shared/submission';
+import { MAIL_TIMEOUT_MS } from '../limits.ts';
+import { inviteAcknowledgment } from './messages/inviteAcknowledgment.ts';
+import type { MailContent } from './messages/layout.ts';
+import { privacyConfirmation } from './messages/privacyConfirmation.ts';
+import { teamNewRequest } from './messages/teamNewRequest.ts';
+import type { Channel, Delivery } from './sender.ts';
+
+/** The mail settings (server/config.ts). */
+export interface MailSettings {
+  /** `SONDE_SMTP_URL`: `smtp://user:pass@host:587` or `smtps://…:465`; unset: `.eml` files in `emlDir` */
+  smtpUrl: string | undefined;
+  /** `SONDE_MAIL_DIR`, default `.data/mail` */
+  emlDir: string;
+  /** `SONDE_MAIL_FROM`, e.g. `Sonde <hello@sonde.dev>` */
+  from: string;
+  /** `SONDE_PRIVACY_EMAIL`: the Reply-To of privacy mail, and the address the confirmation names */
+  privacyEmail: string;
+  /** `SONDE_TEAM_EMAIL`: gets one message per stored request; unset: none */
+  teamEmail: string | undefined;
+}
+
+/** One message ready to send: the addresses around a {@link MailContent}. */
+export interface ComposedMail extends MailContent {
+  to: string;
+  replyTo?: string;
+}
+
+/**
+ * The message of one outbox row, from its template (server/outbox/messages/): to the requester (an
+ * invite request's acknowledgment, a privacy request's confirmation), or to the team.
+ * @throws Error when the row names a message this server does not know, or the team's message has no
+ *   `SONDE_TEAM_EMAIL` to go to (the row waits and is retried, so configuring it delivers it)
+ */
+export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl: string): ComposedMail {
+  const facts = { receivedAt: delivery.receivedAt, dueAt: delivery.dueAt, siteUrl, privacyEmail: settings.privacyEmail };
+  const requester = delivery.body.data.workEmail;
+  switch (delivery.message) {
+    case 'invite-acknowledgment':
+      return { to: requester, ...inviteAcknowledgment(facts) };
+    case 'privacy-confirmation':
+      return {
+        to: requester,
+        replyTo: settings.privacyEmail,
+        ...privacyConfirmation({ ...facts, types: privacyRequestTypesOf(delivery.body.data.useCaseDescription) }),
+      };
+    case 'team-new-request':
+      if (!settings.teamEmail) throw new Error('SONDE_TEAM_EMAIL is not set');
+      return {
+        to: settings.teamEmail,
+        replyTo: requester,
+        ...teamNewRequest({ submissionId: delivery.submissionId, kind: delivery.kind, data: delivery.body.data, receivedAt: delivery.receivedAt, dueAt: delivery.dueAt }),
+      };
+    default:
+      throw new Error(`unknown message ${String(delivery.message)}`);
+  }
+}
+
+/** The domain of an address such as `Sonde <hello@sonde.dev>`: the right-hand side of every Message-ID. */
+function domainOf(address: string): string {
+  return /@([^\s>]+)>?\s*$/.exec(address)?.[1] ?? 'localhost';
+}
+
+/**
+ * The mail channel: each row's message, rendered from its template, sent with nodemailer to the SMTP
+ * server of `SONDE_SMTP_URL`, or, without one, written whole (RFC 5322, CRLF) as
+ * `<emlDir>/<delivery id>.eml`, so a fresh clone shows exactly what would be sent. The `Message-ID` is
+ * `<delivery id@domain of From>`: one message across every retry. Automatic mail is marked as such
+ * (`Auto-Submitted: auto-generated`, RFC 3834), so that autoresponders do not answer it.
+ * @param siteUrl - the site's public origin, for the links in the messages
+ */
+export function mailChannel(settings: MailSettings, siteUrl: () => string): Channel {
+  const transport = settings.smtpUrl
+    ? nodemailer.createTransport({
+        url: settings.smtpUrl,
+        connectionTimeout: MAIL_TIMEOUT_MS,
+        greetingTimeout: MAIL_TIMEOUT_MS,
+        socketTimeout: MAIL_TIMEOUT_MS,
+      })
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const domain = domainOf(settings.from);
+  return {
+    name: 'mail',
+    async deliver(delivery) {
+      const mail = composeMail(delivery, settings, siteUrl());
+      const info = (await transport.sendMail({
+        from: settings.from,
+        to: mail.to,
+        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: `<${delivery.id}@${domain}>`,
+        headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
+      })) as { message?: Buffer };
+      if (!settings.smtpUrl) {
+        await mkdir(settings.emlDir, { recursive: true });
+        const file = join(settings.emlDir, `${delivery.id}.eml`);
+        // written whole or not at all: a reader never sees half a message
+        await writeFile(`${file}.tmp`, info.message!);
+        await rename(`${file}.tmp`, file);
+      }
+    },
+  };
+}

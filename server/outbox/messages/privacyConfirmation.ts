@@ -1,0 +1,54 @@
+import { RETENTION } from '#shared/policy';
+import type { PrivacyRequestType } from '#shared/submission';
+import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from './layout.ts';
+
+/** Request types for which the requester's identity is verified first (11 CCR §7060(b)): not opt-out. */
+export const VERIFIED_REQUEST_TYPES: readonly PrivacyRequestType[] = ['Access/Know', 'Delete', 'Correct', 'Data Portability'];
+
+/**
+ * The confirmation of receipt of 11 CCR §7021(a), to the email of a privacy request: the date it was
+ * received, its request types (only the form's own labels), the date the response is due (45 calendar
+ * days, §7021(b)), how it will be processed, and how to reach the team. States no text the visitor
+ * typed (no name, company or details).
+ */
+export function privacyConfirmation(facts: MessageFacts & { types: PrivacyRequestType[] }): MailContent {
+  const subject = 'We received your privacy request';
+  const received = longDate(facts.receivedAt);
+  const due = facts.dueAt ? longDate(facts.dueAt) : '';
+  const types = facts.types.length > 0 ? facts.types.join(', ') : 'none selected';
+  const verified = facts.types.some((type) => VERIFIED_REQUEST_TYPES.includes(type));
+  const steps = [
+    ...(verified
+      ? [
+          `Before we act on a request to know, delete, correct or port your personal information, we confirm that it is yours: we will write to you from ${facts.privacyEmail}, and ask for no more than we need to be sure.`,
+        ]
+      : []),
+    ...(facts.types.includes('Opt-Out')
+      ? ['An opt-out of sale/sharing needs no verification: we act on it as soon as we can. You can also stop analytics in your browser at once with “Do Not Sell or Share My Personal Information” at the foot of any page of our site.']
+      : []),
+    `We will answer by ${due}, within ${RETENTION.privacyResponseDays} days of receipt. If we need more time, we will tell you why before that date; we can extend once, by up to ${RETENTION.privacyResponseDays} more days.`,
+  ];
+  const text = [
+    'Hello,',
+    '',
+    `We received your privacy request on ${received}.`,
+    '',
+    `Request types: ${types}`,
+    `Response due by: ${due}`,
+    '',
+    'How we will process it:',
+    ...steps.map((step) => `- ${step}`),
+    '',
+    `Questions: reply to this message, or write to ${facts.privacyEmail}.`,
+    '',
+    `Sonde — ${facts.siteUrl}/privacy`,
+  ].join('\n');
+  const body = html`<p>Hello,</p>
+<p>We received your privacy request on ${received}.</p>
+<p>Request types: <strong>${types}</strong><br>Response due by: <strong>${due}</strong></p>
+<p>How we will process it:</p>
+<ul>${steps.map((step) => html`<li>${step}</li>`)}</ul>
+<p>Questions: reply to this message, or write to <a href="mailto:${facts.privacyEmail}">${facts.privacyEmail}</a>.</p>
+<p><a href="${facts.siteUrl}/privacy">Our privacy policy</a></p>`;
+  return { subject, text, html: htmlLayout(subject, body) };
+}

@@ -1,0 +1,76 @@
+import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import { NOTIFY_TIMEOUT_MS } from '../limits.ts';
+import type { Channel, Delivery } from './sender.ts';
+
+/**
+ * The JSON a webhook receives: Slack-compatible (`text`, shown as plain text: `mrkdwn: false`, no link
+ * previews), plus the request's id and kind.
+ */
+export interface NotificationBody {
+  text: string;
+  mrkdwn: false;
+  unfurl_links: false;
+  unfurl_media: false;
+  submissionId: string;
+  kind: SubmissionKind;
+}
+
+/**
+ * A visitor's text made inert in a Slack message: `&`, `<` and `>` as Slack's entities, so that no
+ * mention (`<!channel>`, `<@U012345>`), command or link (`<https://evil.example|Sonde admin login>`)
+ * can be formed from it (https://api.slack.com/reference/surfaces/formatting#escaping). Formatting
+ * marks (`*bold*`) are left to `mrkdwn: false` on the message.
+ */
+export function escapeSlackText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The one-line announcement of a request: `New invite request: Ada Lovelace (CTO, Analytical Ltd) —
+ * 50M queries/month`, or `Privacy request (Delete, Access/Know) — due 2027-01-06` (the types as the
+ * privacy form's mapping lists them, spec §3). Every piece of the visitor's text goes through
+ * `escape`: {@link escapeSlackText} for the webhook, nothing for the team's plain-text mail.
+ */
+export function notificationText(
+  kind: SubmissionKind,
+  data: SubmissionBody['data'],
+  dueAt: Date | null,
+  escape: (text: string) => string = escapeSlackText,
+): string {
+  if (kind === 'privacy') {
+    const types = /^Request types: (.*)$/m.exec(data.useCaseDescription)?.[1] ?? 'None selected';
+    return `Privacy request (${escape(types)}) — due ${dueAt ? dueAt.toISOString().slice(0, 10) : 'unknown'}`;
+  }
+  const [name, role, company, volume] = [data.fullName, data.roleTitle, data.companyName, data.estimatedMonthlyQueries].map(escape);
+  return `New invite request: ${name} (${role}, ${company}) — ${volume} queries/month`;
+}
+
+/**
+ * The webhook channel (`SONDE_NOTIFY_WEBHOOK_URL`): POSTs a {@link NotificationBody} with
+ * `X-Sonde-Delivery: <delivery id>` (the same on every retry, so a receiver can drop duplicates) and a
+ * {@link NOTIFY_TIMEOUT_MS} time-out.
+ * @throws Error `HTTP <status>` for an answer other than 2xx, or the network's error: the sender retries
+ */
+export function webhookChannel(url: string): Channel {
+  return {
+    name: 'webhook',
+    async deliver(delivery: Delivery) {
+      const payload: NotificationBody = {
+        text: notificationText(delivery.kind, delivery.body.data, delivery.dueAt),
+        mrkdwn: false,
+        unfurl_links: false,
+        unfurl_media: false,
+        submissionId: delivery.submissionId,
+        kind: delivery.kind,
+      };
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sonde-delivery': delivery.id },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
+      });
+      await response.body?.cancel();
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    },
+  };
+}

@@ -1,0 +1,257 @@
+// @vitest-environment node
+// Mail to requesters and the team, through the outbox, to a real SMTP server in this process
+// (smtp-server), or as .eml files when no SMTP server is set.
+import { readdir, readFile } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
+import type { ServerConfig } from '../../server/config.ts';
+import type { Database } from '../../server/db/database.ts';
+import { notifications, submissions } from '../../server/db/schema.ts';
+import { MAIL_LIMITS } from '../../server/limits.ts';
+import { createLogger } from '../../server/logger.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { acceptSubmission } from '../../server/storage.ts';
+import { testEngines } from '../support/database.ts';
+import { testConfig, writeStandInSite } from '../support/site.ts';
+import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+
+/** A message as the SMTP server received it: the envelope, and the parsed message. */
+interface Received {
+  from: string;
+  to: string[];
+  mail: ParsedMail;
+}
+
+/** A free port on 127.0.0.1, closed again: something can listen on it later. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** A real SMTP server on `port` that accepts every message (no TLS, no authentication). */
+async function smtpServer(port: number) {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      void simpleParser(stream).then((mail) => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          mail,
+        });
+        callback();
+      }, callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+let distDir: string;
+const cleanup: Array<() => Promise<void>> = [];
+beforeAll(async () => {
+  distDir = await writeStandInSite();
+});
+afterEach(async () => {
+  for (const done of cleanup.splice(0).reverse()) await done();
+});
+
+/** The mail directory of the server {@link start} started last. */
+let mailDir = '';
+
+async function start(overrides: Partial<ServerConfig['mail']> = {}): Promise<RunningServer> {
+  const config = testConfig(distDir);
+  mailDir = config.mail.emlDir;
+  const server = await startServer({ ...config, mail: { ...config.mail, ...overrides } }, createLogger('silent'));
+  cleanup.push(() => server.stop());
+  return server;
+}
+
+async function post(server: RunningServer, body: SubmissionBody): Promise<string> {
+  const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** The outbox rows of the mail channel, oldest first. */
+const mailRows = (server: RunningServer) =>
+  server.database.db.select().from(notifications).where(sql`${notifications.channel} = 'mail'`).orderBy(notifications.createdAt);
+
+describe('mail through a real SMTP server', () => {
+  it('acknowledges an invite request to its work email and tells the team, each once, with its own Message-ID', async () => {
+    const port = await freePort();
+    const smtp = await smtpServer(port);
+    cleanup.push(smtp.close);
+    const server = await start({ smtpUrl: `smtp://127.0.0.1:${port}`, teamEmail: 'team@sonde.dev' });
+    const id = await post(server, submissionBody({ workEmail: 'Ada@Example.com' }));
+    await until(() => smtp.received.length === 2);
+
+    const ack = smtp.received.find((r) => r.to.includes('Ada@example.com'))!;
+    expect(ack.from).toBe('hello@sonde.dev');
+    expect(ack.mail.subject).toBe('We received your request for a Sonde invite');
+    expect(ack.mail.headers.get('auto-submitted')).toBe('auto-generated');
+    const rows = await mailRows(server);
+    const ackRow = rows.find((row) => row.message === 'invite-acknowledgment')!;
+    expect(ack.mail.messageId).toBe(`<${ackRow.id}@sonde.dev>`);
+    expect(ack.mail.text).toContain('1. We review your request.');
+    expect(ack.mail.text).toContain('3. You join a cohort.');
+    expect(ack.mail.text).toContain('Applications are processed on a rolling basis.');
+    expect(ack.mail.html).toContain('<li><strong>We reach out when ready.</strong>');
+
+    const team = smtp.received.find((r) => r.to.includes('team@sonde.dev'))!;
+    expect(team.mail.subject).toBe('New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month');
+    expect(team.mail.text).toContain(`npm run requests -- show ${id}`);
+    expect(team.mail.replyTo?.text).toBe('Ada@example.com');
+    await until(async () => (await mailRows(server)).every((row) => row.deliveredAt !== null));
+  });
+
+  it('confirms a privacy request as 11 CCR §7021(a) asks: date received, types, due date, how it is processed, Reply-To the privacy address', async () => {
+    const port = await freePort();
+    const smtp = await smtpServer(port);
+    cleanup.push(smtp.close);
+    const server = await start({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    const body = privacyRequestBody();
+    body.data.useCaseDescription = 'CCPA Privacy Rights Request\nRequest types: Delete, Opt-Out, <b>Fake</b>\nDetails: Please hurry';
+    await post(server, body);
+    await until(() => smtp.received.length === 1);
+    const [confirmation] = smtp.received;
+    const [row] = await server.database.db.select().from(submissions);
+    const long = (date: Date) => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+    expect(confirmation!.to).toEqual(['Grace@example.com']); // nodemailer writes the domain in lower case
+    expect(confirmation!.mail.subject).toBe('We received your privacy request');
+    expect(confirmation!.mail.replyTo?.text).toBe('privacy@sonde.dev');
+    const text = confirmation!.mail.text!;
+    expect(text).toContain(`We received your privacy request on ${long(row!.receivedAt)}.`);
+    expect(text).toContain('Request types: Delete, Opt-Out\n'); // only the form's own labels
+    expect(text).toContain(`Response due by: ${long(row!.dueAt!)}`);
+    expect(text).toContain('we confirm that it is yours');
+    expect(text).toContain('An opt-out of sale/sharing needs no verification');
+    expect(text).toContain('within 45 days of receipt');
+    expect(text).not.toContain('Fake');
+    expect(text).not.toContain('Please hurry');
+  });
+
+  it('never echoes the visitor\'s free text to the requester: a name with a URL and <script>, a company, details', async () => {
+    const port = await freePort();
+    const smtp = await smtpServer(port);
+    cleanup.push(smtp.close);
+    const server = await start({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    const hostile = {
+      fullName: 'Win a prize at https://evil.example <script>alert(1)</script>',
+      companyName: 'Click https://evil.example/login',
+      useCaseDescription: 'Reset your password at https://evil.example',
+      notes: 'Call +1 555 0100 now',
+    };
+    await post(server, submissionBody({ ...hostile, workEmail: 'victim@example.com' }));
+    const privacy = privacyRequestBody();
+    privacy.data.fullName = hostile.fullName;
+    privacy.data.workEmail = 'victim2@example.com';
+    privacy.data.useCaseDescription = `CCPA Privacy Rights Request\nRequest types: Delete\nDetails: ${hostile.useCaseDescription}`;
+    await post(server, privacy);
+    await until(() => smtp.received.length === 2);
+    for (const { mail } of smtp.received) {
+      const everything = `${mail.subject}\n${mail.text}\n${String(mail.html)}\n${JSON.stringify([...mail.headers])}`;
+      for (const piece of ['evil.example', '<script>', 'alert(1)', 'prize', '555 0100']) expect(everything).not.toContain(piece);
+    }
+  });
+
+  it('delivers once with the same Message-ID after the SMTP server was down, then back', async () => {
+    const port = await freePort();
+    const server = await start({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    await post(server, submissionBody());
+    await until(async () => (await mailRows(server))[0]?.lastError != null);
+    const [failed] = await mailRows(server);
+    expect(failed!.deliveredAt).toBeNull();
+    const smtp = await smtpServer(port); // back on the same port
+    cleanup.push(smtp.close);
+    await until(async () => (await mailRows(server))[0]?.deliveredAt != null);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.mail.messageId).toBe(`<${failed!.id}@sonde.dev>`);
+    expect((await mailRows(server))[0]!.attempts).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('mail without an SMTP server', () => {
+  it('writes each message whole as <delivery id>.eml (RFC 5322, CRLF) in the mail directory', async () => {
+    const server = await start();
+    await post(server, privacyRequestBody());
+    await until(async () => (await mailRows(server))[0]?.deliveredAt != null);
+    const [row] = await mailRows(server);
+    expect(await readdir(mailDir)).toEqual([`${row!.id}.eml`]);
+    const raw = await readFile(`${mailDir}/${row!.id}.eml`, 'utf8');
+    expect(raw).toContain(`Message-ID: <${row!.id}@sonde.dev>\r\n`);
+    expect(raw).toContain('To: Grace@example.com\r\n');
+    const parsed = await simpleParser(raw);
+    expect(parsed.subject).toBe('We received your privacy request');
+    expect(parsed.text).toContain('Request types: Access/Know, Delete'); // in form order
+  });
+});
+
+describe.each(testEngines())('how much mail one address gets on $name', (engine) => {
+  let database: Database;
+  afterEach(async () => {
+    await database?.close();
+  });
+  const store = (body: SubmissionBody) =>
+    acceptSubmission(database.db, {
+      body,
+      idempotencyKey: null,
+      clientIp: `198.51.100.${Math.floor(Math.random() * 250)}`,
+      limitPerWindow: 1000,
+      windowMs: 60_000,
+      mail: { requester: true, team: true },
+    });
+  const count = async (message: string) =>
+    (await database.db.select().from(notifications).where(sql`${notifications.message} = ${message}`)).length;
+  const age = (message: string, ms: number) =>
+    database.db.execute(sql`update notifications set created_at = now() - make_interval(secs => ${ms / 1000}) where message = ${message}`);
+
+  it(`acknowledges one invite request per address per 24 h (any case); every request is stored and told to the team`, async () => {
+    database = await engine.open();
+    expect((await store(submissionBody({ workEmail: 'ada@example.com' }))).status).toBe('stored');
+    expect((await store(submissionBody({ workEmail: 'ADA@example.com' }))).status).toBe('stored');
+    expect(await count('invite-acknowledgment')).toBe(1);
+    expect(await count('team-new-request')).toBe(2);
+    expect(MAIL_LIMITS.windowMs).toBe(24 * 60 * 60_000);
+    await age('invite-acknowledgment', MAIL_LIMITS.windowMs - 1_000); // still inside the window
+    await store(submissionBody({ workEmail: 'ada@example.com' }));
+    expect(await count('invite-acknowledgment')).toBe(1);
+    await age('invite-acknowledgment', MAIL_LIMITS.windowMs); // the window has passed
+    await store(submissionBody({ workEmail: 'ada@example.com' }));
+    expect(await count('invite-acknowledgment')).toBe(2);
+    await store(submissionBody({ workEmail: 'grace@example.com' })); // another address
+    expect(await count('invite-acknowledgment')).toBe(3);
+  });
+
+  it(`confirms every privacy request, up to ${MAIL_LIMITS.privacyPerWindow} per address per 24 h`, async () => {
+    database = await engine.open();
+    for (let i = 0; i < MAIL_LIMITS.privacyPerWindow + 1; i += 1) expect((await store(privacyRequestBody())).status).toBe('stored');
+    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow);
+    await age('privacy-confirmation', MAIL_LIMITS.windowMs);
+    await store(privacyRequestBody());
+    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow + 1);
+  });
+});
