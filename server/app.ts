@@ -116,9 +116,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   // An API answer is data for the page that asked: never sniffed as another type, never cached. Set
-  // before the answer is made, so every c.json/c.body of the route carries them; changing c.res
-  // afterwards would make the Node adapter stream a small answer's body apart from its head, which a
-  // browser that reads only the status (the site's keepalive POST) may never fetch.
+  // before the answer is made, so every c.json/c.body of the route (and of onError) carries them.
   app.use('/api/*', async (c, next) => {
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Cache-Control', 'no-store');
