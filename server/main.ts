@@ -17,7 +17,7 @@ import { readSecurityHeaders } from './securityHeaders.ts';
 import { mailChannel } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
-import { purgeExpired } from './storage.ts';
+import { purgeExpired, subjectExport } from './storage.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
 export interface RunningServer {
@@ -44,7 +44,7 @@ export async function startServer(
   const database = options.database ?? (await openDatabase(config.database, { shareOnSocket: true, warn: (message) => logger.warn(message) }));
   let listeningPort = config.port; // PORT=0: known once listening, before any request
   const publicOrigin = () => publicOriginOf(config, listeningPort);
-  const channels: Channel[] = [mailChannel(config.mail, publicOrigin)];
+  const channels: Channel[] = [mailChannel(config.mail, publicOrigin, (email) => subjectExport(database.db, email))];
   if (config.notifyWebhookUrl) channels.push(webhookChannel(config.notifyWebhookUrl));
   const outbox = startOutbox({ db: database.db, channels, logger });
   const app = createApp({

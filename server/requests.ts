@@ -8,17 +8,18 @@ import { pathToFileURL } from 'node:url';
 import Table from 'cli-table3';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
-import { and, desc, eq, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { z } from 'zod';
-import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import { textProblem } from '#shared/text';
+import { VERIFIED_REQUEST_TYPES, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import { readConfig, type ServerConfig } from './config.ts';
-import { openDatabase, PGLITE_SOCKET_FILE, type Db } from './db/database.ts';
+import { openDatabase, PGLITE_SOCKET_FILE, rowsOf, type Db } from './db/database.ts';
 import { RETENTION } from '#shared/policy';
 import * as schema from './db/schema.ts';
-import { notifications, submissions } from './db/schema.ts';
-import { eraseSubject, purgeExpired } from './storage.ts';
+import { notifications, privacyRecords, submissions, type PrivacyOutcome } from './db/schema.ts';
+import { eraseSubject, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
 
 /** A connection for the command line, and how it reached the data. */
 export interface TeamConnection {
@@ -78,12 +79,41 @@ export interface RequestSummary {
   handledAt?: string;
   handledBy?: string;
   note?: string;
+  /** privacy requests: whether the requester's identity is confirmed (11 CCR §7060); `not needed` for an opt-out */
+  verification?: 'verified' | 'unverified' | 'not needed';
+  /** privacy requests answered with `respond`: complied, denied or partly */
+  outcome?: PrivacyOutcome;
 }
 
 type Row = typeof submissions.$inferSelect;
+type PrivacyRecord = typeof privacyRecords.$inferSelect;
+
+/** Whether a privacy request's identity check is done, due, or not needed (only opt-out or other types). */
+function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['verification']> {
+  if (record.verifiedAt) return 'verified';
+  return record.requestTypes.some((type) => (VERIFIED_REQUEST_TYPES as readonly string[]).includes(type)) ? 'unverified' : 'not needed';
+}
+
+/**
+ * A privacy request's history, oldest first, from its record of 11 CCR §7101: received, confirmation
+ * sent, verified, extended (with the reason), responded (outcome, reason, by whom).
+ */
+function historyOf(record: PrivacyRecord): Array<Record<string, string>> {
+  const at = (date: Date) => date.toISOString();
+  const events: Array<Record<string, string>> = [
+    { event: 'received', at: at(record.receivedAt), how: record.method, types: record.requestTypes.join(', ') },
+  ];
+  if (record.confirmationSentAt) events.push({ event: 'confirmation sent', at: at(record.confirmationSentAt) });
+  if (record.verifiedAt) events.push({ event: 'verified', at: at(record.verifiedAt) });
+  if (record.extendedAt) events.push({ event: 'extended', at: at(record.extendedAt), dueAt: at(record.dueAt), reason: record.extensionReason ?? '' });
+  if (record.respondedAt) {
+    events.push({ event: 'responded', at: at(record.respondedAt), outcome: record.outcome ?? '', reason: record.outcomeReason ?? '', by: record.respondedBy ?? '' });
+  }
+  return events.sort((a, b) => a.at!.localeCompare(b.at!));
+}
 const DAY_MS = 86_400_000;
 
-function summary(row: Row, now: Date): RequestSummary {
+function summary(row: Row, now: Date, record?: PrivacyRecord | null): RequestSummary {
   const status = row.handledAt ? 'done' : 'open';
   return {
     id: row.id,
@@ -96,6 +126,8 @@ function summary(row: Row, now: Date): RequestSummary {
     ...(row.dueAt ? { dueAt: row.dueAt.toISOString() } : {}),
     ...(row.dueAt && status === 'open' ? { daysLeft: Math.ceil((row.dueAt.getTime() - now.getTime()) / DAY_MS) } : {}),
     ...(row.handledAt ? { handledAt: row.handledAt.toISOString(), handledBy: row.handledBy ?? '', note: row.handledNote ?? '' } : {}),
+    ...(record ? { verification: verificationOf(record) } : {}),
+    ...(record?.outcome ? { outcome: record.outcome } : {}),
   };
 }
 
@@ -170,9 +202,12 @@ export function jsonForTerminal(value: unknown): string {
   );
 }
 
-/** A stored row as `show` and `subject` print it: everything but the rate limit's IP hash and the checksum. */
-function storedView(row: Row): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
+
+/** A one-line text the team writes into a record or a mail: the text rule of shared/text.ts, as for visitors. */
+function oneLineText(value: string): string {
+  const problem = textProblem(value, { required: true });
+  if (problem) throw new InvalidArgumentError(`the text ${problem}.`);
+  return value.normalize('NFC');
 }
 
 function email(value: string): string {
@@ -181,8 +216,10 @@ function email(value: string): string {
 }
 
 /**
- * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>`,
- * `subject --email`, `erase --email`, `purge`.
+ * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>` (invite
+ * requests), `verify <id>`, `respond <id>` and `extend <id>` (privacy requests), `subject --email`, `erase --email`,
+ * `purge`. `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the
+ * outbox in one statement; the running server sends it.
  * @param io - `connect`: opens the database once a command runs; `now`: the clock for days left;
  *   `user`: who marks a request done by default
  * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
@@ -218,25 +255,43 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
       if (options.kind) filters.push(eq(submissions.kind, options.kind));
       if (options.status) filters.push(options.status === 'open' ? isNull(submissions.handledAt) : isNotNull(submissions.handledAt));
       if (options.since) filters.push(gte(submissions.receivedAt, new Date(`${options.since}T00:00:00Z`)));
-      const rows = await withDb((db) => db.select().from(submissions).where(and(...filters)).orderBy(desc(submissions.receivedAt)));
-      const requests = rows.map((row) => summary(row, io.now()));
+      const rows = await withDb((db) =>
+        db
+          .select()
+          .from(submissions)
+          .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
+          .where(and(...filters))
+          .orderBy(desc(submissions.receivedAt)),
+      );
+      const requests = rows.map((row) => summary(row.submissions, io.now(), row.privacy_records));
       if (options.json) return io.out(jsonForTerminal(requests));
       if (requests.length === 0) return io.out('no requests');
       io.out(
         table(
-          ['id', 'received (UTC)', 'kind', 'name', 'email', 'company', 'status', 'due'],
-          requests.map((r) => [r.id, r.receivedAt.slice(0, 16).replace('T', ' '), r.kind, r.fullName, r.email, r.company, r.status, dueText(r)].map(forTerminal)),
+          ['id', 'received (UTC)', 'kind', 'name', 'email', 'company', 'status', 'identity', 'due'],
+          requests.map((r) =>
+            [r.id, r.receivedAt.slice(0, 16).replace('T', ' '), r.kind, r.fullName, r.email, r.company, r.outcome ?? r.status, r.verification ?? '', dueText(r)].map(forTerminal),
+          ),
         ),
       );
     });
 
   program
     .command('show')
-    .description('everything stored for one request, metadata included, as JSON')
+    .description('everything stored for one request, metadata included, as JSON; a privacy request with its history (kept after erase)')
     .argument('<id>', 'the request id (a UUID, as list prints it)')
     .action(async (id: string) => {
-      const row = await withDb((db) => findOne(db, id));
-      io.out(jsonForTerminal({ ...summary(row, io.now()), stored: storedView(row) }));
+      const { row, record } = await withDb(async (db) => {
+        const [found] = UUID.test(id) ? await db.select().from(submissions).where(eq(submissions.id, id)) : [];
+        const [kept] = UUID.test(id) ? await db.select().from(privacyRecords).where(eq(privacyRecords.id, id)) : [];
+        return { row: found, record: kept };
+      });
+      if (!row && !record) throw new ExitError(`no request ${id}`, 1);
+      if (!row) {
+        // erased: only the record of 11 CCR §7101 is left, which holds nothing personal
+        return io.out(jsonForTerminal({ id, kind: 'privacy', erased: true, dueAt: record!.dueAt.toISOString(), history: historyOf(record!) }));
+      }
+      io.out(jsonForTerminal({ ...summary(row, io.now(), record), ...(record ? { history: historyOf(record) } : {}), stored: storedView(row) }));
     });
 
   program
@@ -275,6 +330,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
     .action(async (id: string, options: { note?: string; by?: string }) => {
       const message = await withDb(async (db) => {
         const row = await findOne(db, id);
+        if (row.kind === 'privacy') throw new ExitError(`request ${id} is a privacy request: answer it with respond (the record and the mail the law asks for)`, 2);
         if (row.handledAt) return `request ${id} was already marked done on ${row.handledAt.toISOString()} by ${row.handledBy}`;
         const by = options.by ?? io.user;
         await db
@@ -286,28 +342,126 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
       io.out(message);
     });
 
+  /** A privacy request and its record; exit 1 when there is none, 2 when the id is an invite request's. */
+  const findPrivacy = async (db: Db, id: string): Promise<{ row: Row; record: PrivacyRecord }> => {
+    const row = await findOne(db, id);
+    if (row.kind !== 'privacy') throw new ExitError(`request ${id} is an invite request: mark it handled with done`, 2);
+    const [record] = await db.select().from(privacyRecords).where(eq(privacyRecords.id, id));
+    if (!record) throw new ExitError(`request ${id} has no privacy record`, 1);
+    return { row, record };
+  };
+
+  program
+    .command('respond')
+    .description('records the response to a privacy request (11 CCR §7101, §7022, §7024) and mails the requester its outcome')
+    .argument('<id>', 'the privacy request id')
+    .addOption(new Option('--outcome <outcome>', 'what was done').choices(['complied', 'denied', 'partly']).makeOptionMandatory())
+    .option('--reason <text>', 'the basis of a denial or a partial answer (required then), or a note to the requester', oneLineText)
+    .option('--attach-subject', "attach everything stored about the requester as JSON (the answer to Access/Know or Data Portability); refused for an unverified request")
+    .option('--by <name>', 'who responded (default: your user name)', oneLineText)
+    .action(async (id: string, options: { outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean; by?: string }) => {
+      if (options.outcome !== 'complied' && !options.reason) {
+        throw new ExitError(`error: --reason is required when the outcome is ${options.outcome}: the requester is told why (11 CCR §7022, §7024)`, 2);
+      }
+      const by = options.by ?? io.user;
+      const message = await withDb(async (db) => {
+        const { record } = await findPrivacy(db, id);
+        if (record.respondedAt) throw new ExitError(`request ${id} was already answered on ${record.respondedAt.toISOString()} (${record.outcome ?? 'no outcome'})`, 1);
+        if (options.attachSubject && !record.verifiedAt) {
+          throw new ExitError(`request ${id} is not verified: its requester's data is not sent before they confirm it is them (11 CCR §7060)`, 1);
+        }
+        const now = io.now();
+        // One statement: the record, the request marked handled, and the outcome mail in the outbox.
+        await db.execute(sql`
+          with answered as (
+            update ${privacyRecords} set responded_at = ${now.toISOString()}::timestamptz, outcome = ${options.outcome},
+              outcome_reason = ${options.reason ?? null}, responded_by = ${by}
+            where id = ${id} and responded_at is null
+            returning id
+          ),
+          handled as (
+            update ${submissions} set handled_at = ${now.toISOString()}::timestamptz, handled_by = ${by},
+              handled_note = ${`${options.outcome}${options.reason ? `: ${options.reason}` : ''}`}
+            where id in (select id from answered)
+          )
+          insert into ${notifications} (submission_id, channel, message, attach_subject)
+          select id, 'mail', 'privacy-outcome', ${options.attachSubject ?? false} from answered`);
+        return `request ${id} answered (${options.outcome}) by ${by}; the outcome mail${options.attachSubject ? ', with their data attached,' : ''} goes out with the server's outbox`;
+      });
+      io.out(message);
+    });
+
+  program
+    .command('verify')
+    .description("records that the requester of a privacy request confirmed it is them (11 CCR §7060), e.g. by replying from the request's address")
+    .argument('<id>', 'the privacy request id')
+    .action(async (id: string) => {
+      const message = await withDb(async (db) => {
+        const { record } = await findPrivacy(db, id);
+        if (record.verifiedAt) return `request ${id} was already verified on ${record.verifiedAt.toISOString()}`;
+        await db.update(privacyRecords).set({ verifiedAt: io.now() }).where(and(eq(privacyRecords.id, id), isNull(privacyRecords.verifiedAt)));
+        return `request ${id} verified`;
+      });
+      io.out(message);
+    });
+
+  program
+    .command('extend')
+    .description(`moves a privacy request's due date ${RETENTION.privacyResponseDays} days on, once, before it is due, and mails the requester the reason (11 CCR §7021(b))`)
+    .argument('<id>', 'the privacy request id')
+    .requiredOption('--reason <text>', 'why more time is needed: the requester is told', oneLineText)
+    .action(async (id: string, options: { reason: string }) => {
+      const message = await withDb(async (db) => {
+        const { record } = await findPrivacy(db, id);
+        if (record.extendedAt) throw new ExitError(`request ${id} was already extended on ${record.extendedAt.toISOString()}: the regulations allow one extension`, 1);
+        if (record.respondedAt) throw new ExitError(`request ${id} was already answered`, 1);
+        const now = io.now();
+        if (now > record.dueAt) throw new ExitError(`request ${id} was due on ${record.dueAt.toISOString().slice(0, 10)}: an extension must be noticed before then`, 1);
+        const result = await db.execute(sql`
+          with extended as (
+            update ${privacyRecords} set due_at = due_at + make_interval(days => ${RETENTION.privacyResponseDays}::int),
+              extended_at = ${now.toISOString()}::timestamptz, extension_reason = ${options.reason}
+            where id = ${id} and extended_at is null and responded_at is null
+            returning id, due_at
+          ),
+          moved as (
+            update ${submissions} s set due_at = e.due_at from extended e where s.id = e.id
+          ),
+          notice as (
+            insert into ${notifications} (submission_id, channel, message)
+            select id, 'mail', 'privacy-extension' from extended
+          )
+          select due_at from extended`);
+        const [row] = rowsOf<{ due_at: Date | string }>(result);
+        return `request ${id} now due ${new Date(row!.due_at).toISOString().slice(0, 10)}; the notice with the reason goes out with the server's outbox`;
+      });
+      io.out(message);
+    });
+
   program
     .command('subject')
     .description('every stored request and notification of one person, as JSON: the answer to an Access/Know or Data Portability request')
     .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
     .action(async (options: { email: string }) => {
-      const { rows, sent } = await withDb(async (db) => ({
-        rows: await db.select().from(submissions).where(eq(submissions.email, options.email)).orderBy(desc(submissions.receivedAt)),
-        sent: await db
-          .select({ notification: notifications })
-          .from(notifications)
-          .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
-          .where(eq(submissions.email, options.email)),
-      }));
-      io.out(jsonForTerminal({ email: options.email, requests: rows.map(storedView), notifications: sent.map((n) => n.notification) }));
+      io.out(jsonForTerminal(await withDb((db) => subjectExport(db, options.email))));
     });
 
   program
     .command('erase')
     .description('deletes every stored request of one person, keeping only an erasure record (hashed email, time, count): a Delete request')
     .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
-    .action(async (options: { email: string }) => {
-      const count = await withDb((db) => eraseSubject(db, options.email));
+    .option('--force', 'erase even though mail to this person is still waiting to be sent (it is then never sent)')
+    .action(async (options: { email: string; force?: boolean }) => {
+      const count = await withDb(async (db) => {
+        const pending = await pendingMailTo(db, options.email);
+        if (pending > 0 && !options.force) {
+          throw new ExitError(
+            `${pending} mail(s) to ${options.email} not sent yet (the answer to their request, say): erase once the server has sent them, or add --force`,
+            1,
+          );
+        }
+        return eraseSubject(db, options.email);
+      });
       io.out(`erased ${count} request${count === 1 ? '' : 's'} of ${options.email}; kept an erasure record (SHA-256 of the email, time, count)`);
     });
 
@@ -319,8 +473,8 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
     .action(async () => {
       const gone = await withDb((db) => purgeExpired(db, io.now()));
       io.out(
-        `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months and ` +
-          `${gone.privacy} privacy request(s) older than ${RETENTION.privacyRequestRecordMonths} months`,
+        `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months, ` +
+          `${gone.privacy} privacy request(s) and ${gone.records} privacy record(s) older than ${RETENTION.privacyRequestRecordMonths} months`,
       );
     });
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
-import { submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
+import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './db/database.ts';
-import { erasures, submissions } from './db/schema.ts';
+import { erasures, notifications, privacyRecords, submissions } from './db/schema.ts';
 import { MAIL_LIMITS } from './limits.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
@@ -72,7 +72,8 @@ function prepareAcceptStatement(db: Db) {
           i.item->>'kind', i.item->>'sha', i.item->>'email', i.item->'body',
           ${p('dueDays')}::int, ${p('notify')}::boolean,
           ${p('mail')}::boolean, ${p('teamMail')}::boolean, ${p('mailWindowSeconds')}::int,
-          ${p('acknowledgmentLimit')}::int, ${p('confirmationLimit')}::int) a`,
+          ${p('acknowledgmentLimit')}::int, ${p('confirmationLimit')}::int,
+          array(select jsonb_array_elements_text(i.item->'types'))) a`,
     )
     .orderBy(sql`i.n`)
     .prepare('accept_submissions');
@@ -86,7 +87,7 @@ function acceptStatement(db: Db) {
 
 /**
  * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/migrations/0007_accept_submission_mail.sql),
+ * order, to the database function `accept_submission` (server/db/migrations/0009_accept_submission_record.sql),
  * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count
@@ -98,7 +99,7 @@ function acceptStatement(db: Db) {
  *    guard against floods, not a quota);
  * 3. otherwise the row is inserted with `kind` from the privacy mapping of spec §3 and, for a privacy
  *    request, `due_at` = received + 45 days (spec §9). Two requests racing on one key store one row.
- *    With it, its outbox rows: the webhook's, the team's mail, and the requester's mail unless that
+ *    With it, a privacy request's record of 11 CCR §7101 (`privacy_records`), and its outbox rows: the webhook's, the team's mail, and the requester's mail unless that
  *    address already had {@link MAIL_LIMITS} of that message in the window.
  * @returns one outcome per input, in the inputs' order; in the place of a submission whose outcome
  *   could not be read after the commit (a look-up failed), its Error: its row may be stored, so it must
@@ -119,6 +120,8 @@ export async function acceptSubmissions(
     sha: sha256Hex(JSON.stringify(input.body)),
     email: input.body.data.workEmail.toLowerCase(),
     body: input.body,
+    // the record of 11 CCR §7101 states the request types as the form's own labels, nothing else
+    types: privacyRequestTypesOf(input.body.data.useCaseDescription),
   }));
   const rows = await acceptStatement(db).execute({
     batch: JSON.stringify(prepared),
@@ -217,7 +220,7 @@ export async function eraseSubject(db: Db, email: string): Promise<number> {
  * than 24 months before.
  * @returns how many of each were deleted
  */
-export async function purgeExpired(db: Db, now: Date): Promise<{ invite: number; privacy: number }> {
+export async function purgeExpired(db: Db, now: Date): Promise<{ invite: number; privacy: number; records: number }> {
   const monthsBefore = (months: number) => sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`;
   const gone = await db
     .delete(submissions)
@@ -228,5 +231,49 @@ export async function purgeExpired(db: Db, now: Date): Promise<{ invite: number;
       ),
     )
     .returning({ kind: submissions.kind });
-  return { invite: gone.filter((r) => r.kind === 'invite').length, privacy: gone.filter((r) => r.kind === 'privacy').length };
+  // The records of 11 CCR §7101 outlive an erased request, not the 24 months.
+  const records = await db
+    .delete(privacyRecords)
+    .where(lt(privacyRecords.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths)))
+    .returning({ id: privacyRecords.id });
+  return { invite: gone.filter((r) => r.kind === 'invite').length, privacy: gone.filter((r) => r.kind === 'privacy').length, records: records.length };
+}
+
+/** A stored row as the team's tools and the subject export show it: everything but the rate limit's IP hash and the checksum. */
+export function storedView(row: typeof submissions.$inferSelect): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
+}
+
+/**
+ * Everything stored about one person, by email (any case): every request with its metadata, and every
+ * delivery the requests caused. What an Access/Know or Data Portability request is answered with
+ * (`npm run requests -- subject`, and the attachment of `respond --attach-subject`).
+ */
+export async function subjectExport(db: Db, email: string): Promise<{ email: string; requests: Array<Record<string, unknown>>; notifications: unknown[] }> {
+  const normalized = email.trim().toLowerCase();
+  const rows = await db.select().from(submissions).where(eq(submissions.email, normalized)).orderBy(desc(submissions.receivedAt));
+  const sent = await db
+    .select({ notification: notifications })
+    .from(notifications)
+    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .where(eq(submissions.email, normalized));
+  return { email: normalized, requests: rows.map(storedView), notifications: sent.map((n) => n.notification) };
+}
+
+/** How many mails to `email` (any case) are still waiting in the outbox: `erase` would delete them unsent. */
+export async function pendingMailTo(db: Db, email: string): Promise<number> {
+  const rows = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .where(
+      and(
+        eq(submissions.email, email.trim().toLowerCase()),
+        eq(notifications.channel, 'mail'),
+        sql`${notifications.message} <> 'team-new-request'`,
+        isNull(notifications.deliveredAt),
+        isNull(notifications.failedAt),
+      ),
+    );
+  return rows.length;
 }

@@ -62,6 +62,12 @@ export const PRIVACY_REQUEST_TYPES = ['Access/Know', 'Delete', 'Correct', 'Opt-O
 export type PrivacyRequestType = (typeof PRIVACY_REQUEST_TYPES)[number];
 
 /**
+ * Request types for which the requester's identity is verified before the team acts (11 CCR §7060(b),
+ * §7062): to know, delete, correct, port. An opt-out needs none (§7026).
+ */
+export const VERIFIED_REQUEST_TYPES: readonly PrivacyRequestType[] = ['Access/Know', 'Delete', 'Correct', 'Data Portability'];
+
+/**
  * The request types a privacy request's `useCaseDescription` lists on its `Request types:` line (spec
  * §3), in form order; only the labels of {@link PRIVACY_REQUEST_TYPES}, so that nothing else a client
  * wrote on that line is ever repeated (in a mail, say) as if it were a request type.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 
 /**
@@ -58,7 +58,15 @@ export const erasures = pgTable('erasures', {
 export type OutboxChannel = 'webhook' | 'mail';
 
 /** The messages the mail channel sends, one template each (server/outbox/messages/). */
-export type MailMessage = 'invite-acknowledgment' | 'privacy-confirmation' | 'team-new-request';
+export type MailMessage =
+  | 'invite-acknowledgment'
+  | 'privacy-confirmation'
+  | 'privacy-outcome'
+  | 'privacy-extension'
+  | 'team-new-request';
+
+/** How the team answered a privacy request (11 CCR §7022(e), §7024): in full, not at all, or in part. */
+export type PrivacyOutcome = 'complied' | 'denied' | 'partly';
 
 /**
  * The outbox: every delivery a stored request causes, one row each, written in the same statement as
@@ -89,11 +97,52 @@ export const notifications = pgTable(
     channel: text('channel').$type<OutboxChannel>().notNull().default('webhook'),
     /** the mail channel's message (its template); null for the webhook */
     message: text('message').$type<MailMessage>(),
+    /** `privacy-outcome` only: attach the requester's `subject` export as JSON (an Access/Know or Data Portability answer) */
+    attachSubject: boolean('attach_subject').notNull().default(false),
   },
   (table) => [
     index('notifications_pending').on(table.nextAttemptAt),
     index('notifications_submission').on(table.submissionId),
     check('notifications_channel', sql`${table.channel} in ('webhook', 'mail')`),
     check('notifications_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
+  ],
+);
+
+/**
+ * The record of each privacy request that 11 CCR §7101 asks a business to keep for 24 months: the date
+ * and nature of the request, how it was made, the date and nature of the response, and the basis of a
+ * denial; with the steps between (confirmation sent, identity verified, extension). It holds no personal
+ * information (no name, no email: the request types are the form's own labels), so it outlives `erase`
+ * of the request it records; `purge` deletes it 24 months after receipt. Its `id` is the request's.
+ */
+export const privacyRecords = pgTable(
+  'privacy_records',
+  {
+    /** the submission's id (not a foreign key: the record stays when the request is erased) */
+    id: uuid('id').primaryKey(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /** the nature of the request: the request types of spec §3, in form order */
+    requestTypes: text('request_types').array().notNull(),
+    /** how it was made */
+    method: text('method').notNull().default('web form'),
+    /** when the response is due: received + 45 days, + 45 more once extended (11 CCR §7021(b)) */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    /** when the confirmation of receipt (§7021(a)) was delivered */
+    confirmationSentAt: timestamp('confirmation_sent_at', { withTimezone: true }),
+    /** when the requester confirmed it was them (§7060, §7062) */
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** the one extension of §7021(b): when, and the reason the requester was told */
+    extendedAt: timestamp('extended_at', { withTimezone: true }),
+    extensionReason: text('extension_reason'),
+    /** the response: when, what (§7022(e), §7024), why (the basis of a denial, required unless complied), and who */
+    respondedAt: timestamp('responded_at', { withTimezone: true }),
+    outcome: text('outcome').$type<PrivacyOutcome>(),
+    outcomeReason: text('outcome_reason'),
+    respondedBy: text('responded_by'),
+  },
+  (table) => [
+    check('privacy_records_outcome', sql`${table.outcome} is null or ${table.outcome} in ('complied', 'denied', 'partly')`),
+    check('privacy_records_denial_reason', sql`${table.outcome} is null or ${table.outcome} = 'complied' or ${table.outcomeReason} is not null`),
+    index('privacy_records_received').on(table.receivedAt),
   ],
 );

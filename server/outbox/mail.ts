@@ -6,6 +6,9 @@ import { MAIL_TIMEOUT_MS } from '../limits.ts';
 import { inviteAcknowledgment } from './messages/inviteAcknowledgment.ts';
 import type { MailContent } from './messages/layout.ts';
 import { privacyConfirmation } from './messages/privacyConfirmation.ts';
+import { privacyExtension } from './messages/privacyExtension.ts';
+import { privacyOutcome } from './messages/privacyOutcome.ts';
+import type { PrivacyOutcome } from '../db/schema.ts';
 import { teamNewRequest } from './messages/teamNewRequest.ts';
 import type { Channel, Delivery } from './sender.ts';
 
@@ -23,10 +26,12 @@ export interface MailSettings {
   teamEmail: string | undefined;
 }
 
-/** One message ready to send: the addresses around a {@link MailContent}. */
+/** One message ready to send: the addresses around a {@link MailContent}, and its attachment. */
 export interface ComposedMail extends MailContent {
   to: string;
   replyTo?: string;
+  /** `privacy-outcome` with `--attach-subject`: the requester's subject export, as a JSON file */
+  attachSubjectOf?: string;
 }
 
 /**
@@ -47,6 +52,20 @@ export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl:
         replyTo: settings.privacyEmail,
         ...privacyConfirmation({ ...facts, types: privacyRequestTypesOf(delivery.body.data.useCaseDescription) }),
       };
+    case 'privacy-outcome': {
+      const record = delivery.record;
+      if (!record?.outcome) throw new Error('the request has no recorded response');
+      return {
+        to: requester,
+        replyTo: settings.privacyEmail,
+        ...(delivery.attachSubject ? { attachSubjectOf: delivery.email } : {}),
+        ...privacyOutcome({ ...facts, types: record.requestTypes, outcome: record.outcome as PrivacyOutcome, reason: record.outcomeReason, attached: delivery.attachSubject }),
+      };
+    }
+    case 'privacy-extension': {
+      if (!delivery.record?.extensionReason) throw new Error('the request has no recorded extension');
+      return { to: requester, replyTo: settings.privacyEmail, ...privacyExtension({ ...facts, reason: delivery.record.extensionReason }) };
+    }
     case 'team-new-request':
       if (!settings.teamEmail) throw new Error('SONDE_TEAM_EMAIL is not set');
       return {
@@ -71,8 +90,10 @@ function domainOf(address: string): string {
  * `<delivery id@domain of From>`: one message across every retry. Automatic mail is marked as such
  * (`Auto-Submitted: auto-generated`, RFC 3834), so that autoresponders do not answer it.
  * @param siteUrl - the site's public origin, for the links in the messages
+ * @param subjectOf - everything stored about one person (server/storage.ts `subjectExport`), read when
+ *   a response carries it as an attachment: at send time, so it is what is stored then
  */
-export function mailChannel(settings: MailSettings, siteUrl: () => string): Channel {
+export function mailChannel(settings: MailSettings, siteUrl: () => string, subjectOf: (email: string) => Promise<unknown>): Channel {
   const transport = settings.smtpUrl
     ? nodemailer.createTransport({
         url: settings.smtpUrl,
@@ -93,6 +114,17 @@ export function mailChannel(settings: MailSettings, siteUrl: () => string): Chan
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.attachSubjectOf
+          ? {
+              attachments: [
+                {
+                  filename: 'sonde-personal-information.json',
+                  contentType: 'application/json',
+                  content: JSON.stringify(await subjectOf(mail.attachSubjectOf), null, 2),
+                },
+              ],
+            }
+          : {}),
         messageId: `<${delivery.id}@${domain}>`,
         headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
       })) as { message?: Buffer };

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from '../db/database.ts';
-import { notifications, type MailMessage, type OutboxChannel } from '../db/schema.ts';
+import { notifications, privacyRecords, type MailMessage, type OutboxChannel } from '../db/schema.ts';
 import {
   NOTIFY_BATCH_SIZE,
   NOTIFY_FIRST_RETRY_MS,
@@ -19,6 +19,10 @@ export interface Delivery {
   channel: OutboxChannel;
   /** the mail channel's message; null for the webhook */
   message: MailMessage | null;
+  /** `privacy-outcome`: attach the requester's subject export */
+  attachSubject: boolean;
+  /** privacy requests: the record of 11 CCR §7101 (outcome, reason, extension), as it is when sending */
+  record: { outcome: string | null; outcomeReason: string | null; extensionReason: string | null; requestTypes: string[] } | null;
   /** 1 on the first attempt */
   attempts: number;
   submissionId: string;
@@ -60,14 +64,28 @@ type Claimed = {
   created_at: Date | string;
   channel: OutboxChannel;
   message: MailMessage | null;
+  attach_subject: boolean;
   kind: SubmissionKind;
   email: string;
+  outcome: string | null;
+  outcome_reason: string | null;
+  extension_reason: string | null;
+  request_types: string[] | string | null;
+  record_due_at: Date | string | null;
   received_at: Date | string;
   body: SubmissionBody | string;
   due_at: Date | string | null;
 };
 
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+/** A `text[]` as a driver returns it: an array (postgres.js) or PostgreSQL's literal `{a,"b c"}` (PGlite through a raw query). */
+function parseTextArray(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, '');
+  if (inner === '') return [];
+  return [...inner.matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!));
+}
 
 /** The running outbox sender: `kick()` after a new submission, `stop()` on shutdown. */
 export interface Outbox {
@@ -109,12 +127,22 @@ export function startOutbox(options: {
       id: row.id,
       channel: row.channel,
       message: row.message,
+      attachSubject: row.attach_subject,
+      record:
+        row.request_types === null
+          ? null
+          : {
+              outcome: row.outcome,
+              outcomeReason: row.outcome_reason,
+              extensionReason: row.extension_reason,
+              requestTypes: parseTextArray(row.request_types),
+            },
       attempts: row.attempts,
       submissionId: row.submission_id,
       kind: row.kind,
       email: row.email,
       receivedAt: asDate(row.received_at)!,
-      dueAt: asDate(row.due_at),
+      dueAt: asDate(row.record_due_at ?? row.due_at),
       body: typeof row.body === 'string' ? (JSON.parse(row.body) as SubmissionBody) : row.body,
     };
     const about = { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, attempts: row.attempts };
@@ -122,6 +150,13 @@ export function startOutbox(options: {
     try {
       await channels.get(row.channel)!.deliver(delivery);
       await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null }).where(sql`${notifications.id} = ${row.id}`);
+      if (row.message === 'privacy-confirmation') {
+        // 11 CCR §7101: the record keeps when the confirmation of receipt went out
+        await db
+          .update(privacyRecords)
+          .set({ confirmationSentAt: sql`coalesce(${privacyRecords.confirmationSentAt}, now())` })
+          .where(sql`${privacyRecords.id} = ${row.submission_id}`);
+      }
       logger.info(about, 'delivered');
       return;
     } catch (error) {
@@ -158,10 +193,12 @@ export function startOutbox(options: {
       claimed as (
         update ${notifications} n set locked_until = now() + make_interval(secs => ${NOTIFY_LEASE_MS / 1000}::int), attempts = n.attempts + 1
         from due where n.id = due.id
-        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message
+        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject
       )
-      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, s.kind, s.email, s.received_at, s.body, s.due_at
-      from claimed c join submissions s on s.id = c.submission_id`);
+      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject,
+        s.kind, s.email, s.received_at, s.body, s.due_at,
+        r.outcome, r.outcome_reason, r.extension_reason, r.request_types, r.due_at as record_due_at
+      from claimed c join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id`);
     const rows = rowsOf<Claimed>(result);
     await Promise.all(rows.map((row) => send(row).catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'outbox bookkeeping failed'))));
     return rows.length;

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
-import { erasures, submissions } from '../../server/db/schema.ts';
+import { erasures, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { runRequests, type RequestSummary } from '../../server/requests.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
@@ -39,7 +39,10 @@ function cliOn(database: () => Database) {
     const { db } = database();
     const outcome = await acceptSubmission(db, { body, idempotencyKey: null, clientIp: '198.51.100.7', limitPerWindow: 100, windowMs: 60_000 });
     if (outcome.status !== 'stored') throw new Error(outcome.status);
-    if (receivedAt) await db.update(submissions).set({ receivedAt }).where(eq(submissions.id, outcome.id));
+    if (receivedAt) {
+      await db.update(submissions).set({ receivedAt }).where(eq(submissions.id, outcome.id));
+      await db.update(privacyRecords).set({ receivedAt }).where(eq(privacyRecords.id, outcome.id));
+    }
     return outcome.id;
   };
   const clear = () => {
@@ -73,10 +76,10 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
     expect(await run(['list'])).toBe(0);
     const [text] = out;
     const lines = text!.split('\n');
-    expect(lines[0]).toMatch(/^id\s+received \(UTC\)\s+kind\s+name\s+email\s+company\s+status\s+due\s*$/);
+    expect(lines[0]).toMatch(/^id\s+received \(UTC\)\s+kind\s+name\s+email\s+company\s+status\s+identity\s+due\s*$/);
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(privacyId);
-    expect(lines[1]).toMatch(/privacy\s+Grace Hopper\s+grace@example\.com\s+N\/A\s+open\s+due \d{4}-\d{2}-\d{2} \(45 d left\)/);
+    expect(lines[1]).toMatch(/privacy\s+Grace Hopper\s+grace@example\.com\s+N\/A\s+open\s+unverified\s+due \d{4}-\d{2}-\d{2} \(45 d left\)/);
     expect(text).toContain(inviteId);
   });
 
@@ -100,6 +103,7 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
         status: 'open',
         dueAt: expect.stringMatching(/Z$/),
         daysLeft: 45,
+        verification: 'unverified',
       },
     ]);
   });
@@ -135,18 +139,21 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
     expect(rows.find((row) => row.id === privacyId)?.data).toMatchObject({ notes: 'CCPA RIGHTS REQUEST' });
   });
 
-  it('marks a request done with who, when and a note, once', async () => {
+  it('marks an invite request done with who, when and a note, once; a privacy request is answered with respond', async () => {
     const now = new Date();
-    expect(await run(['done', privacyId, '--note', 'Deleted; confirmed by email'], now)).toBe(0);
-    expect(out[0]).toBe(`request ${privacyId} marked done by ada`);
+    expect(await run(['done', inviteId, '--note', 'Invited to cohort 3'], now)).toBe(0);
+    expect(out[0]).toBe(`request ${inviteId} marked done by ada`);
     clear();
     expect(await run(['list', '--json', '--status', 'done'])).toBe(0);
     expect(JSON.parse(out[0]!)).toEqual([
-      expect.objectContaining({ id: privacyId, status: 'done', handledAt: now.toISOString(), handledBy: 'ada', note: 'Deleted; confirmed by email' }),
+      expect.objectContaining({ id: inviteId, status: 'done', handledAt: now.toISOString(), handledBy: 'ada', note: 'Invited to cohort 3' }),
     ]);
     clear();
-    expect(await run(['done', privacyId])).toBe(0);
+    expect(await run(['done', inviteId])).toBe(0);
     expect(out[0]).toMatch(/was already marked done on .* by ada$/);
+    clear();
+    expect(await run(['done', privacyId])).toBe(2);
+    expect(err).toEqual([`request ${privacyId} is a privacy request: answer it with respond (the record and the mail the law asks for)`]);
   });
 
   it('answers an unknown id with "no request <id>" and exit 1', async () => {
@@ -286,9 +293,11 @@ describe.each(testEngines())('privacy rights with npm run requests on $name', (e
     const youngPrivacy = await store(privacyRequestBody(), monthsBefore(19));
 
     expect(await run(['purge'], now)).toBe(0);
-    expect(out[0]).toBe('purged 1 invite request(s) older than 18 months and 1 privacy request(s) older than 24 months');
+    expect(out[0]).toBe('purged 1 invite request(s) older than 18 months, 1 privacy request(s) and 1 privacy record(s) older than 24 months');
     const left = (await database.db.select({ id: submissions.id }).from(submissions)).map((r) => r.id).sort();
     expect(left).toEqual([keptInvite, keptPrivacy, youngPrivacy].sort());
+    const records = (await database.db.select({ id: privacyRecords.id }).from(privacyRecords)).map((r) => r.id).sort();
+    expect(records).toEqual([keptPrivacy, youngPrivacy].sort());
   });
 
   it('refuses subject or erase without a valid email (exit 2), erasing nothing', async () => {

@@ -1,9 +1,6 @@
 import { RETENTION } from '#shared/policy';
-import type { PrivacyRequestType } from '#shared/submission';
+import { VERIFIED_REQUEST_TYPES, type PrivacyRequestType } from '#shared/submission';
 import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from './layout.ts';
-
-/** Request types for which the requester's identity is verified first (11 CCR §7060(b)): not opt-out. */
-export const VERIFIED_REQUEST_TYPES: readonly PrivacyRequestType[] = ['Access/Know', 'Delete', 'Correct', 'Data Portability'];
 
 /**
  * The confirmation of receipt of 11 CCR §7021(a), to the email of a privacy request: the date it was

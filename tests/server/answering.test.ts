@@ -1,0 +1,248 @@
+// @vitest-environment node
+// Answering privacy requests by the book (11 CCR §7021, §7022, §7024, §7101): `respond`, `extend`,
+// the history `show` prints, the record that outlives `erase`, and the mail each action sends.
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
+import type { Database } from '../../server/db/database.ts';
+import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
+import { createLogger } from '../../server/logger.ts';
+import { startServer } from '../../server/main.ts';
+import { runRequests } from '../../server/requests.ts';
+import { acceptSubmission } from '../../server/storage.ts';
+import { testEngines } from '../support/database.ts';
+import { testConfig, writeStandInSite } from '../support/site.ts';
+import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The command line on a database, in-process; `out` and `err` keep what it printed. */
+function cli(database: () => Database) {
+  const io = { out: [] as string[], err: [] as string[] };
+  const run = (argv: string[], now = new Date()) => {
+    io.out.length = 0;
+    io.err.length = 0;
+    return runRequests(argv, {
+      connect: async () => ({ db: database().db, via: 'directory', close: async () => {} }),
+      out: (text) => void io.out.push(text),
+      err: (text) => void io.err.push(text),
+      now: () => now,
+      user: 'kim',
+    });
+  };
+  return { io, run };
+}
+
+/** A privacy request with these types, stored as the server stores it (record and outbox rows included). */
+function privacyRequest(types: string, email = 'grace@example.com'): SubmissionBody {
+  const body = privacyRequestBody();
+  body.data.workEmail = email;
+  body.data.useCaseDescription = `CCPA Privacy Rights Request\nRequest types: ${types}\nDetails: None provided`;
+  return body;
+}
+
+describe.each(testEngines())('respond, extend, show and erase on $name', (engine) => {
+  let database: Database;
+  const { io, run } = cli(() => database);
+  const store = async (body: SubmissionBody) => {
+    const outcome = await acceptSubmission(database.db, {
+      body,
+      idempotencyKey: null,
+      clientIp: `198.51.100.${Math.floor(Math.random() * 250)}`,
+      limitPerWindow: 1000,
+      windowMs: 60_000,
+      mail: { requester: true, team: false },
+    });
+    if (outcome.status !== 'stored') throw new Error(outcome.status);
+    return outcome.id;
+  };
+  const record = async (id: string) => (await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id)))[0]!;
+  const mails = async (id: string) =>
+    (await database.db.select().from(notifications).where(eq(notifications.submissionId, id))).map((n) => ({ message: n.message, attachSubject: n.attachSubject }));
+
+  beforeEach(async () => {
+    database = await engine.open();
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  it('records the response, marks the request handled and puts the outcome mail in the outbox, in one go and once', async () => {
+    const id = await store(privacyRequest('Delete, Access/Know'));
+    expect(await run(['respond', id, '--outcome', 'denied'])).toBe(2);
+    expect(io.err).toEqual(['error: --reason is required when the outcome is denied: the requester is told why (11 CCR §7022, §7024)']);
+    expect((await record(id)).respondedAt).toBeNull();
+
+    const now = new Date();
+    expect(await run(['respond', id, '--outcome', 'partly', '--reason', 'We keep invoices for 7 years (tax law).'], now)).toBe(0);
+    expect(await record(id)).toMatchObject({ respondedAt: now, outcome: 'partly', outcomeReason: 'We keep invoices for 7 years (tax law).', respondedBy: 'kim' });
+    const [row] = await database.db.select().from(submissions).where(eq(submissions.id, id));
+    expect(row).toMatchObject({ handledAt: now, handledBy: 'kim' });
+    expect(await mails(id)).toContainEqual({ message: 'privacy-outcome', attachSubject: false });
+
+    expect(await run(['respond', id, '--outcome', 'complied'])).toBe(1);
+    expect(io.err[0]).toMatch(/^request .* was already answered on /);
+    expect((await mails(id)).filter((m) => m.message === 'privacy-outcome')).toHaveLength(1);
+  });
+
+  it('refuses to attach the requester\'s data before they are verified, and attaches it after', async () => {
+    const id = await store(privacyRequest('Access/Know'));
+    expect(await run(['respond', id, '--outcome', 'complied', '--attach-subject'])).toBe(1);
+    expect(io.err[0]).toBe(`request ${id} is not verified: its requester's data is not sent before they confirm it is them (11 CCR §7060)`);
+    expect((await record(id)).respondedAt).toBeNull();
+    const now = new Date();
+    expect(await run(['verify', id], now)).toBe(0);
+    expect(io.out[0]).toBe(`request ${id} verified`);
+    expect((await record(id)).verifiedAt).toEqual(now);
+    expect(await run(['verify', id])).toBe(0);
+    expect(io.out[0]).toMatch(/was already verified on /);
+    expect(await run(['respond', id, '--outcome', 'complied', '--attach-subject'])).toBe(0);
+    expect(await mails(id)).toContainEqual({ message: 'privacy-outcome', attachSubject: true });
+  });
+
+  it('extends once, before the due date, by 45 days, with the notice in the outbox', async () => {
+    const id = await store(privacyRequest('Correct'));
+    const before = await record(id);
+    expect(await run(['extend', id])).toBe(2); // --reason is required
+    expect(await run(['extend', id, '--reason', 'We are checking the records of three systems.'])).toBe(0);
+    const after = await record(id);
+    expect(after.dueAt.getTime() - before.dueAt.getTime()).toBe(45 * DAY_MS);
+    expect(after.extensionReason).toBe('We are checking the records of three systems.');
+    const [row] = await database.db.select().from(submissions).where(eq(submissions.id, id));
+    expect(row!.dueAt).toEqual(after.dueAt);
+    expect(io.out[0]).toBe(`request ${id} now due ${after.dueAt.toISOString().slice(0, 10)}; the notice with the reason goes out with the server's outbox`);
+    expect(await mails(id)).toContainEqual({ message: 'privacy-extension', attachSubject: false });
+    expect(await run(['extend', id, '--reason', 'Again'])).toBe(1);
+    expect(io.err[0]).toMatch(/the regulations allow one extension$/);
+
+    const late = await store(privacyRequest('Delete', 'ada@example.com'));
+    const due = (await record(late)).dueAt;
+    expect(await run(['extend', late, '--reason', 'Too late'], new Date(due.getTime() + 1))).toBe(1);
+    expect(io.err[0]).toMatch(/an extension must be noticed before then$/);
+    expect(await run(['extend', late, '--reason', 'In time'], new Date(due.getTime() - 1))).toBe(0);
+  });
+
+  it('answers invite requests with done only, and privacy requests with respond and extend only', async () => {
+    const invite = await store(submissionBody());
+    expect(await run(['respond', invite, '--outcome', 'complied'])).toBe(2);
+    expect(await run(['extend', invite, '--reason', 'x'])).toBe(2);
+    expect(io.err[0]).toBe(`request ${invite} is an invite request: mark it handled with done`);
+  });
+
+  it('lists each privacy request\'s verification state; an opt-out alone needs none', async () => {
+    const optOut = await store(privacyRequest('Opt-Out', 'opt@example.com'));
+    const del = await store(privacyRequest('Delete', 'del@example.com'));
+    await database.db.update(privacyRecords).set({ verifiedAt: new Date() }).where(eq(privacyRecords.id, del));
+    const know = await store(privacyRequest('Access/Know', 'know@example.com'));
+    expect(await run(['list', '--json', '--kind', 'privacy'])).toBe(0);
+    const listed = JSON.parse(io.out[0]!) as Array<{ id: string; verification: string }>;
+    expect(Object.fromEntries(listed.map((r) => [r.id, r.verification]))).toEqual({ [optOut]: 'not needed', [del]: 'verified', [know]: 'unverified' });
+  });
+
+  it('shows the whole history; after erase, the record of 11 CCR §7101 is kept and shown, with nothing personal', async () => {
+    const id = await store(privacyRequest('Delete', 'Ada@Example.com'));
+    await database.db.update(privacyRecords).set({ confirmationSentAt: new Date(), verifiedAt: new Date() }).where(eq(privacyRecords.id, id));
+    expect(await run(['extend', id, '--reason', 'Backups are being searched.'])).toBe(0);
+    expect(await run(['respond', id, '--outcome', 'complied'])).toBe(0);
+    expect(await run(['show', id])).toBe(0);
+    const shown = JSON.parse(io.out[0]!) as { history: Array<{ event: string }> };
+    expect(shown.history.map((h) => h.event)).toEqual(['received', 'confirmation sent', 'verified', 'extended', 'responded']);
+
+    // The outcome mail is still in the outbox: erasing now would delete it unsent.
+    expect(await run(['erase', '--email', 'ada@example.com'])).toBe(1);
+    expect(io.err[0]).toMatch(/^\d+ mail\(s\) to ada@example.com not sent yet/);
+    expect(await database.db.select().from(submissions).where(eq(submissions.id, id))).toHaveLength(1);
+    await database.db.execute(sql`update notifications set delivered_at = now() where submission_id = ${id}`);
+    expect(await run(['erase', '--email', 'ada@example.com'])).toBe(0);
+
+    expect(await run(['show', id])).toBe(0);
+    const kept = JSON.parse(io.out[0]!) as { erased: boolean; history: Array<{ event: string; outcome?: string }> };
+    expect(kept.erased).toBe(true);
+    expect(kept.history.map((h) => h.event)).toEqual(['received', 'confirmation sent', 'verified', 'extended', 'responded']);
+    expect(kept.history.at(-1)!.outcome).toBe('complied');
+    expect(io.out[0]).not.toMatch(/ada|grace|hopper/i);
+  });
+});
+
+/** A free port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('the mail of respond and extend, through a real SMTP server', () => {
+  const received: ParsedMail[] = [];
+  let smtp: SMTPServer;
+  let smtpPort: number;
+  beforeAll(async () => {
+    smtpPort = await freePort();
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, callback) {
+        void simpleParser(stream).then((mail) => {
+          received.push(mail);
+          callback();
+        }, callback);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  async function until(check: () => boolean, timeoutMs = 15_000) {
+    const end = Date.now() + timeoutMs;
+    while (!check()) {
+      if (Date.now() > end) throw new Error('timed out waiting');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  it('respond --attach-subject mails the outcome with the JSON; extend mails the notice with the new date and the reason', async () => {
+    const config = testConfig(await writeStandInSite());
+    const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
+    try {
+      const { io, run } = cli(() => server.database);
+      const post = async (body: SubmissionBody) => {
+        const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return ((await response.json()) as { id: string }).id;
+      };
+      const know = await post(privacyRequest('Access/Know, Data Portability', 'lin@example.com'));
+      const slow = await post(privacyRequest('Delete', 'mo@example.com'));
+      await until(() => received.length === 2); // the two confirmations
+
+      await server.database.db.update(privacyRecords).set({ verifiedAt: new Date() }).where(eq(privacyRecords.id, know));
+      expect(await run(['respond', know, '--outcome', 'complied', '--attach-subject'])).toBe(0);
+      expect(await run(['extend', slow, '--reason', 'Our backups take two weeks to search.'])).toBe(0);
+      await until(() => received.length === 4);
+
+      const outcome = received.find((m) => m.subject === 'Our answer to your privacy request')!;
+      expect(outcome.to && !Array.isArray(outcome.to) ? outcome.to.text : '').toBe('lin@example.com');
+      expect(outcome.text).toContain('We have done what you asked.');
+      expect(outcome.attachments).toHaveLength(1);
+      expect(outcome.attachments[0]!.filename).toBe('sonde-personal-information.json');
+      const data = JSON.parse(outcome.attachments[0]!.content.toString('utf8')) as { email: string; requests: Array<{ id: string }> };
+      expect(data.email).toBe('lin@example.com');
+      expect(data.requests.map((r) => r.id)).toEqual([know]);
+
+      const notice = received.find((m) => m.subject === 'We need more time to answer your privacy request')!;
+      const [rec] = await server.database.db.select().from(privacyRecords).where(eq(privacyRecords.id, slow));
+      const long = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(rec!.dueAt);
+      expect(notice.text).toContain(`We will answer by ${long}`);
+      expect(notice.text).toContain('Why: Our backups take two weeks to search.');
+      expect(notice.replyTo?.text).toBe('privacy@sonde.dev');
+      void io;
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
