@@ -119,9 +119,6 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       mode: 'production',
       logLevel: 'warn',
       build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
-      // One bundle with its dependencies: left to Node, React Router and @xstate/react load as CommonJS
-      // and bring a second copy of Preact (its CommonJS build) beside the ES module one the app renders with.
-      ssr: { noExternal: true },
     });
     const site = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, pageMeta, securityEmail, siteUrl } = site;

@@ -1,10 +1,9 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from '@/app/App';
 import { prefetchPagesOnIntent } from '@/app/prefetchOnIntent';
 import { preloadRoute } from '@/app/routes';
-import { hydrateInTasks } from '@/components/deferHydration';
 import { loadStatelyInspector } from '@/context/inspect';
 import '@/styles/theme.css';
 import '@/styles/global.css';
@@ -34,7 +33,12 @@ void Promise.all([loadStatelyInspector(), page]).then(([inspect, pageLoaded]) =>
   // scripts/build.mjs prerenders each route; the HTML of another path (a host's fallback page, a
   // trailing slash) is not this route's, so it is rendered afresh instead of hydrated.
   if (pageLoaded && root.dataset.prerendered === window.location.pathname) {
-    hydrateInTasks(() => hydrateRoot(root, app));
+    // In a transition, hydration is rendered in slices that yield to the browser every few milliseconds
+    // instead of one long task; each <Suspense> boundary of the page hydrates later still, on its own
+    // (https://react.dev/reference/react-dom/client/hydrateRoot, selective hydration).
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
   } else {
     root.replaceChildren();
     createRoot(root).render(app);

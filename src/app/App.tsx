@@ -1,5 +1,4 @@
 import { useRoutes } from 'react-router-dom';
-import { deferHydration } from '@/components/deferHydration';
 import type { Inspect } from '@/context/inspect';
 import { AppProviders } from './providers';
 import { routes } from './routes';
@@ -7,10 +6,6 @@ import { routes } from './routes';
 function Routes() {
   return useRoutes(routes);
 }
-
-// Issue #13: the app-wide machines start in the first task of the hydration, the layout (every route's
-// one root element) hydrates in the next one.
-const RoutesSection = deferHydration(Routes);
 
 /**
  * The app inside a router: app-wide providers around the routes of spec §2.
@@ -20,7 +15,7 @@ const RoutesSection = deferHydration(Routes);
 export function App({ inspect }: { inspect?: Inspect }) {
   return (
     <AppProviders inspect={inspect}>
-      <RoutesSection />
+      <Routes />
     </AppProviders>
   );
 }

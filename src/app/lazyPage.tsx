@@ -9,10 +9,9 @@ export interface LazyPage {
 
 /**
  * Route-level code splitting that keeps prerendering and hydration intact (issue #13). Until `preload()`
- * has resolved, the page is a `lazy` component: a client-side navigation suspends on it, and the layout's
- * `<main>` stays empty while the chunk loads (preact/compat has no transitions to keep the page being left
- * up; the chunks are 0.7–10 KB gzip, and src/app/prefetchOnIntent.ts fetches a link's chunk before the
- * click). Once loaded, the page renders
+ * has resolved, the page is a `lazy` component: a client-side navigation suspends on it, inside the
+ * router's transition, so the page being left stays on screen until the chunk is in
+ * (src/app/prefetchOnIntent.ts fetches a link's chunk before the click). Once loaded, the page renders
  * synchronously: the prerender (src/entry-server.tsx) and hydration (src/main.tsx) preload the route's
  * page first, so the server HTML and the first client render match and nothing flashes.
  * @param load - the page module's dynamic import, e.g. `() => import('@/pages/Terms')`

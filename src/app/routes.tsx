@@ -1,18 +1,16 @@
 import type { RouteObject } from 'react-router-dom';
 import { matchRoutes } from 'react-router-dom';
-import { deferHydration } from '@/components/deferHydration';
 import { Layout } from './Layout';
 import { lazyPage, type LazyPage } from './lazyPage';
 
 // Issue #13: each page is a chunk of its own, so /privacy, /terms and /thank-you never download the
-// forms, their machines or the home page's content. A page with one root element hydrates in a task after
-// the layout's (deferHydration); the home page, several sections, hydrates each in a task of its own.
+// forms, their machines or the home page's content.
 const Home = lazyPage(() => import('@/pages/Home'), (module) => module.Home);
-const Privacy = lazyPage(() => import('@/pages/Privacy'), (module) => deferHydration(module.Privacy));
-const PrivacyRequest = lazyPage(() => import('@/pages/PrivacyRequest'), (module) => deferHydration(module.PrivacyRequest));
-const Terms = lazyPage(() => import('@/pages/Terms'), (module) => deferHydration(module.Terms));
-const ThankYou = lazyPage(() => import('@/pages/ThankYou'), (module) => deferHydration(module.ThankYou));
-const NotFound = lazyPage(() => import('@/pages/NotFound'), (module) => deferHydration(module.NotFound));
+const Privacy = lazyPage(() => import('@/pages/Privacy'), (module) => module.Privacy);
+const PrivacyRequest = lazyPage(() => import('@/pages/PrivacyRequest'), (module) => module.PrivacyRequest);
+const Terms = lazyPage(() => import('@/pages/Terms'), (module) => module.Terms);
+const ThankYou = lazyPage(() => import('@/pages/ThankYou'), (module) => module.ThankYou);
+const NotFound = lazyPage(() => import('@/pages/NotFound'), (module) => module.NotFound);
 
 /** Every page of the site, each in its chunk. */
 const pages: readonly LazyPage[] = [Home, Privacy, PrivacyRequest, Terms, ThankYou, NotFound];

@@ -1,5 +1,5 @@
+import { Suspense } from 'react';
 import { PageMeta } from '@/components/PageMeta';
-import { deferHydration } from '@/components/deferHydration';
 import { Faq } from '@/components/Faq';
 import { FeatureCard, featureGrid } from '@/components/FeatureCard';
 import { Hero } from '@/components/Hero';
@@ -8,24 +8,29 @@ import { Pricing } from '@/components/Pricing';
 import { features, inviteSection } from '@/content/home';
 import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/layout.css';
 
-// Issue #13: the longest page hydrates one section per task (the hero's first Intl formatter alone takes
-// about 60 ms at Lighthouse's 4x CPU slowdown); the prerendered HTML shows every section meanwhile.
-const HeroSection = deferHydration(Hero);
-const FeaturesSection = deferHydration(Features);
-const PricingSection = deferHydration(Pricing);
-const FaqSection = deferHydration(Faq);
-const InviteSection = deferHydration(Invite);
-
-/** `/` (spec §2): hero, feature cards, pricing, FAQ, invite request. */
+/**
+ * `/` (spec §2): hero, feature cards, pricing, FAQ, invite request. The longest page: each section below
+ * the hero is a `<Suspense>` boundary, in the prerendered HTML as in the browser, so React hydrates it on
+ * its own after the rest of the page (selective hydration,
+ * https://react.dev/reference/react/Suspense), and the prerendered section stays on screen meanwhile.
+ */
 export function Home() {
   return (
     <>
       <PageMeta route="/" />
-      <HeroSection />
-      <FeaturesSection />
-      <PricingSection />
-      <FaqSection />
-      <InviteSection />
+      <Hero />
+      <Suspense>
+        <Features />
+      </Suspense>
+      <Suspense>
+        <Pricing />
+      </Suspense>
+      <Suspense>
+        <Faq />
+      </Suspense>
+      <Suspense>
+        <Invite />
+      </Suspense>
     </>
   );
 }
