@@ -4,6 +4,7 @@ import { fileURLToPath, URL } from 'node:url';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { devPrerender } from './scripts/devPrerender.ts';
 import { sondeApi } from './server/devServer.ts';
 
 /**
@@ -36,7 +37,7 @@ function compileHints(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), vanillaExtractPlugin(), sondeApi(), compileHints()],
+  plugins: [react(), vanillaExtractPlugin(), sondeApi(), devPrerender(), compileHints()],
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
