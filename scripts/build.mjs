@@ -68,7 +68,7 @@ export function htmlFileOf(route) {
  * with Lighthouse (mobile, simulated slow 4G) on /terms, the four extra early requests moved LCP's median
  * from 1.62 s to 1.76 s (docs/architecture.md), while the page is already painted from the HTML.
  */
-const PAGE_MODULES = {
+export const PAGE_MODULES = {
   '/': 'src/pages/Home.tsx',
   '/privacy': 'src/pages/Privacy.tsx',
   '/privacy-request': 'src/pages/PrivacyRequest.tsx',
@@ -83,7 +83,7 @@ const PAGE_MODULES = {
  * @returns paths relative to the build's root, e.g. `assets/index-….js`
  * @throws when the route's page is not in the manifest (PAGE_MODULES is out of date)
  */
-function firstLoadChunks(manifest, route) {
+export function firstLoadChunks(manifest, route) {
   const page = manifest[PAGE_MODULES[route]];
   if (!page) throw new Error(`no chunk for ${route} (${PAGE_MODULES[route]}): update PAGE_MODULES in scripts/build.mjs`);
   const files = new Set();

@@ -3,10 +3,21 @@ import { PageMeta } from '@/components/PageMeta';
 import { Faq } from '@/components/Faq';
 import { FeatureCard, featureGrid } from '@/components/FeatureCard';
 import { Hero } from '@/components/Hero';
-import { InviteForm } from '@/components/InviteForm';
+import { lazyPart } from '@/components/lazyPart';
 import { Pricing } from '@/components/Pricing';
 import { features, inviteSection } from '@/content/home';
+import { loadEventFired } from '@/context/loadEvent';
 import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/layout.css';
+
+/**
+ * The invite form's code: its machine, the submission, IP-lookup and metadata services, the draft. Below
+ * the fold, so it is fetched after the load event: until then the form is its prerendered HTML, its
+ * submit button disabled (spec §3's form; the first load of `/` stays within DESIGN.md §4's budget).
+ */
+export const InviteFormPart = lazyPart(
+  () => loadEventFired().then(() => import('@/components/InviteForm')),
+  (module) => module.InviteForm,
+);
 
 /**
  * `/` (spec §2): hero, feature cards, pricing, FAQ, invite request. The longest page: each section below
@@ -62,7 +73,7 @@ function Invite() {
           {inviteSection.title}
         </h2>
         <p className={lede}>{inviteSection.intro}</p>
-        <InviteForm />
+        <InviteFormPart />
       </div>
     </section>
   );
