@@ -29,7 +29,7 @@ export function renderApp(path = '/', options: { fakeTimers?: boolean; inspect?:
   const record = (next: string) => {
     address = next;
   };
-  // In StrictMode, as src/main.tsx renders the app: an effect that is not idempotent fails a test.
+  // In StrictMode, as src/hydrate.tsx renders the app: an effect that is not idempotent fails a test.
   const result = render(
     <StrictMode>
       <MemoryRouter initialEntries={[path]}>

@@ -9,7 +9,7 @@ function Routes() {
 
 /**
  * The app inside a router: app-wide providers around the routes of spec §2.
- * main.tsx wraps it in a BrowserRouter; tests in a MemoryRouter.
+ * src/hydrate.tsx wraps it in a BrowserRouter; tests in a MemoryRouter.
  * @param inspect - XState inspection observer for every actor (Stately inspector, test recorders)
  */
 export function App({ inspect }: { inspect?: Inspect }) {

@@ -41,7 +41,7 @@ export const routes: RouteObject[] = [
 /**
  * Fetches the chunk of the page at `pathname` (the not-found page for an unknown path), so that it
  * renders without suspending: before a navigation (src/app/prefetchOnIntent.ts) with the chunks of the
- * parts it renders, or before hydration (src/main.tsx) its own chunk only, its parts then hydrating as
+ * parts it renders, or before hydration (src/hydrate.tsx) its own chunk only, its parts then hydrating as
  * their chunks come in (the forms, after the load event).
  * @param options - `forHydration`: the page's own chunk only
  * @returns resolves when the chunks are in; rejects when one cannot be fetched

@@ -23,7 +23,7 @@ export interface LazyPart {
  * left stays on screen until the chunk is in (src/app/prefetchOnIntent.ts fetches a link's chunk before
  * the click); while hydrating, its `<Suspense>` boundary keeps the prerendered HTML until it is in. Once
  * ready, it renders synchronously: the prerender (src/entry-server.tsx) preloads every part and hydration
- * (src/main.tsx) the route's page, so the server HTML and the first client render match and nothing flashes.
+ * (src/hydrate.tsx) the route's page, so the server HTML and the first client render match and nothing flashes.
  * @param load - the module's dynamic import, e.g. `() => import('@/pages/Terms')`
  * @param pick - its component, e.g. `(module) => module.Terms`
  * @param parts - the parts the component renders itself, each a {@link LazyPart} of its module, e.g.

@@ -10,7 +10,7 @@ import { inviteFormElement, inviteSubmitButton } from '../inviteFixtures';
 
 await preloadAllPages();
 
-/** The app at `path`, in StrictMode as src/main.tsx and src/entry-server.tsx render it. */
+/** The app at `path`, in StrictMode as src/hydrate.tsx and src/entry-server.tsx render it. */
 const app = (path: string) => (
   <StrictMode>
     <MemoryRouter initialEntries={[path]}>
@@ -31,7 +31,7 @@ afterEach(() => {
 
 /**
  * Puts the prerendered HTML of `path` in the document, as the browser has it before any script runs, and
- * hydrates it as src/main.tsx does (in a transition), until every Suspense boundary has hydrated.
+ * hydrates it as src/hydrate.tsx does (in a transition), until every Suspense boundary has hydrated.
  * @returns the container, its HTML before hydration, and every recoverable error React reported
  */
 async function prerenderAndHydrate(path: string) {
