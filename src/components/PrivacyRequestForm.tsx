@@ -23,7 +23,7 @@ export function PrivacyRequestForm() {
     privacyRequestMachine.provide({
       actions: {
         goToThankYou: () => navigate('/thank-you'),
-        // issue #12: a failed attempt that a later one may fix goes to the app-wide outbox
+        // a failed attempt that a later one may fix goes to the app-wide outbox (docs/architecture.md, "No request lost")
         keepForRetry: (_, request: KeepRequest | null) => outbox.keep(request),
       },
     }),

@@ -17,9 +17,9 @@ export interface LazyPart {
 }
 
 /**
- * Code splitting that keeps prerendering and hydration intact (issue #13): a route's page (src/app/routes.tsx)
- * or a part of one that can wait (the invite form on `/`). Until it is ready, the part is a `lazy`
- * component: a client-side navigation suspends on it, inside the router's transition, so the page being
+ * Code splitting that keeps prerendering and hydration intact (DESIGN.md §4 budgets): a route's page
+ * (src/app/routes.tsx) or a part of one that can wait (the forms). Until it is ready, the part is a
+ * `lazy` component: a client-side navigation suspends on it, inside the router's transition, so the page being
  * left stays on screen until the chunk is in (src/app/prefetchOnIntent.ts fetches a link's chunk before
  * the click); while hydrating, its `<Suspense>` boundary keeps the prerendered HTML until it is in. Once
  * ready, it renders synchronously: the prerender (src/entry-server.tsx) preloads every part and hydration

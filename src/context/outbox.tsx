@@ -4,7 +4,7 @@ import type { KeepRequest, outboxMachine } from '#machines/outboxMachine';
 import type { Inspect } from './inspect';
 import { loadEventFired } from './loadEvent';
 
-/** The app-wide submission outbox (issue #12), as the forms see it. */
+/** The app-wide submission outbox (docs/architecture.md, "No request lost"), as the forms see it. */
 export interface Outbox {
   /** Hands a request the form could not deliver to the outbox, which keeps it and sends it again. */
   keep(request: KeepRequest | null): void;
