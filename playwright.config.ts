@@ -10,7 +10,7 @@ import { E2E_POSTHOG_HOST, E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_F
  * `analytics` has a dummy PostHog key whose host the tests intercept (tests/e2e/consent.spec.ts).
  * Both store into `DATABASE_URL` when it is set (CI starts a PostgreSQL server), else each into its own
  * PGlite directory, emptied first. `dev` is the Vite dev server (`npm run dev`), for the Stately
- * inspector (tests/e2e/inspector.spec.ts).
+ * inspector (tests/e2e/inspector.spec.ts) and hydration with React's development build (tests/e2e/hydration.spec.ts).
  * Debian's Chromium is used when present: Playwright's own browser download cannot run here (DESIGN.md §3).
  */
 const SITE_PORT = 4180;
@@ -89,7 +89,7 @@ export default defineConfig({
     },
     {
       name: 'dev',
-      testMatch: /inspector\.spec\.ts/,
+      testMatch: /(inspector|hydration)\.spec\.ts/,
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}` },
     },
   ],
@@ -108,7 +108,7 @@ export default defineConfig({
       VITE_POSTHOG_HOST: E2E_POSTHOG_HOST,
     }),
     {
-      // `npm run dev`, for the Stately inspector (tests/e2e/inspector.spec.ts)
+      // `npm run dev`, for the Stately inspector and React's development build (inspector, hydration.spec.ts)
       command: `npx vite --port ${DEV_PORT} --strictPort`,
       url: `http://127.0.0.1:${DEV_PORT}/`,
       reuseExistingServer: false,

@@ -4,6 +4,7 @@ import { fileURLToPath, URL } from 'node:url';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { devPrerender } from './scripts/devPrerender.ts';
 import { sondeApi } from './server/devServer.ts';
 
 /**
@@ -35,10 +36,40 @@ function compileHints(): Plugin {
   };
 }
 
+/** The app's module: src/main.tsx imports it once the page is painted (scripts/build.mjs: APP_MODULE). */
+const APP_MODULE = fileURLToPath(new URL('./src/hydrate.tsx', import.meta.url));
+
+/**
+ * Every module the app's module reaches through static imports, collected once the build has parsed them,
+ * so that they go into the app's one chunk (`build.rolldownOptions.output.codeSplitting` below). Left to
+ * the automatic chunking, the modules it shares with the pages' chunks (React, XState, the config, ...)
+ * went into six small chunks of their own, which the first load fetches all the same and which gzip
+ * worse apart: 2.5 KB more on every route.
+ */
+function appChunk(): { plugin: Plugin; modules: Set<string> } {
+  const modules = new Set<string>();
+  return {
+    modules,
+    plugin: {
+      name: 'sonde:app-chunk',
+      apply: 'build',
+      buildEnd() {
+        if (this.environment.config.build.ssr) return;
+        const visit = (id: string) => {
+          if (modules.has(id)) return;
+          modules.add(id);
+          for (const imported of this.getModuleInfo(id)?.importedIds ?? []) visit(imported);
+        };
+        visit(APP_MODULE);
+      },
+    },
+  };
+}
+
+const app = appChunk();
+
 export default defineConfig({
-  // `react` and `react-dom` are preact/compat (package.json: npm aliases of @preact/compat, issue #13): React
-  // Fast Refresh cannot update Preact components, so in `npm run dev` an edited component reloads the page.
-  plugins: [react({ refreshExclude: /./ }), vanillaExtractPlugin(), sondeApi(), compileHints()],
+  plugins: [react(), vanillaExtractPlugin(), sondeApi(), devPrerender(), compileHints(), app.plugin],
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
@@ -53,11 +84,15 @@ export default defineConfig({
     sourcemap: false,
     cssCodeSplit: false,
     rolldownOptions: {
-      onwarn(warning, warn) {
-        // React Router reads React 19's useOptimistic where it exists and does without it otherwise;
-        // preact/compat has none (issue #13), which is expected, not a fault of the build.
-        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('`useOptimistic`')) return;
-        warn(warning);
+      output: {
+        codeSplitting: {
+          groups: [
+            // Vite's helper for dynamic imports, which src/main.tsx uses too: in the app's chunk, it made
+            // the entry import that chunk statically, i.e. before the first paint.
+            { name: 'preload-helper', test: /preload-helper/, priority: 2 },
+            { name: 'hydrate', test: (id: string) => app.modules.has(id), priority: 1 },
+          ],
+        },
       },
     },
   },

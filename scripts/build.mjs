@@ -63,12 +63,12 @@ export function htmlFileOf(route) {
 }
 
 /**
- * Each route's page module (src/app/routes.tsx splits the site by page, issue #13). src/main.tsx imports
+ * Each route's page module (src/app/routes.tsx splits the site by page, issue #13). src/hydrate.tsx imports
  * the route's page chunk before hydrating. The prerendered HTML does not `modulepreload` it: measured
  * with Lighthouse (mobile, simulated slow 4G) on /terms, the four extra early requests moved LCP's median
  * from 1.62 s to 1.76 s (docs/architecture.md), while the page is already painted from the HTML.
  */
-const PAGE_MODULES = {
+export const PAGE_MODULES = {
   '/': 'src/pages/Home.tsx',
   '/privacy': 'src/pages/Privacy.tsx',
   '/privacy-request': 'src/pages/PrivacyRequest.tsx',
@@ -79,11 +79,13 @@ const PAGE_MODULES = {
 
 /**
  * The JavaScript a route loads before any interaction, from Vite's build manifest: the entry and its
- * static imports, then the route's page chunk and its static imports.
+ * static imports; what the entry imports dynamically (src/main.tsx: the app, src/hydrate.tsx, fetched once
+ * the page is painted, and part of every route's first load all the same, since nothing on the page works
+ * without it) and its static imports; then the route's page chunk and its static imports.
  * @returns paths relative to the build's root, e.g. `assets/index-….js`
  * @throws when the route's page is not in the manifest (PAGE_MODULES is out of date)
  */
-function firstLoadChunks(manifest, route) {
+export function firstLoadChunks(manifest, route) {
   const page = manifest[PAGE_MODULES[route]];
   if (!page) throw new Error(`no chunk for ${route} (${PAGE_MODULES[route]}): update PAGE_MODULES in scripts/build.mjs`);
   const files = new Set();
@@ -92,7 +94,9 @@ function firstLoadChunks(manifest, route) {
     files.add(chunk.file);
     for (const key of chunk.imports ?? []) visit(manifest[key]);
   };
-  for (const chunk of Object.values(manifest)) if (chunk.isEntry) visit(chunk);
+  const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
+  for (const chunk of entries) visit(chunk);
+  for (const chunk of entries) for (const key of chunk.dynamicImports ?? []) visit(manifest[key]);
   visit(page);
   return [...files];
 }
@@ -119,9 +123,6 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       mode: 'production',
       logLevel: 'warn',
       build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
-      // One bundle with its dependencies: left to Node, React Router and @xstate/react load as CommonJS
-      // and bring a second copy of Preact (its CommonJS build) beside the ES module one the app renders with.
-      ssr: { noExternal: true },
     });
     const site = await import(pathToFileURL(join(ssrDir, 'entry-server.js')).href);
     const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, pageMeta, securityEmail, siteUrl } = site;

@@ -9,10 +9,10 @@ import { DELAY_VALUES_MS, stateNodesOf, transitionsOf, type TransitionRow } from
 /** The machines documented in docs/machines.md, in reading order, with the view that drives each. */
 export const documentedMachines: Array<{ machine: AnyStateMachine; file: string; drivenBy: string }> = [
   { machine: inviteMachine, file: 'machines/inviteMachine.ts', drivenBy: 'the invite form on `/#invite` (`src/components/InviteForm.tsx`)' },
-  { machine: privacyRequestMachine, file: 'machines/privacyRequestMachine.ts', drivenBy: 'the form on `/privacy-request` (`src/pages/PrivacyRequest.tsx`)' },
+  { machine: privacyRequestMachine, file: 'machines/privacyRequestMachine.ts', drivenBy: 'the form on `/privacy-request` (`src/components/PrivacyRequestForm.tsx`)' },
   { machine: consentMachine, file: 'machines/consentMachine.ts', drivenBy: 'the app (`src/app/providers.tsx`), the footer button and invite submissions' },
   { machine: optOutToastMachine, file: 'machines/optOutToastMachine.ts', drivenBy: 'the footer button and the toast (`src/components/OptOutToast.tsx`)' },
-  { machine: outboxMachine, file: 'machines/outboxMachine.ts', drivenBy: 'the app (`src/app/providers.tsx`); the forms hand it what failed (`keepForRetry`)' },
+  { machine: outboxMachine, file: 'machines/outboxMachine.ts', drivenBy: 'the app (`src/context/outbox.tsx`, started after the load event or at the first request a form hands it); the forms hand it what failed (`keepForRetry`)' },
 ];
 
 const mermaidId = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_');

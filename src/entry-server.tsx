@@ -50,7 +50,7 @@ export function headHtml(route: MetaRoute): string {
 
 /**
  * Renders one route's `#root` to HTML (after {@link preloadAllPages}), as a visitor with nothing stored
- * and no GPC signal first sees it; the browser then hydrates it (src/main.tsx).
+ * and no GPC signal first sees it; the browser then hydrates it (src/hydrate.tsx).
  * @param url - a path of the site, e.g. `/privacy`
  */
 export function render(url: string): string {

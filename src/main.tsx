@@ -1,43 +1,19 @@
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { App } from '@/app/App';
-import { prefetchPagesOnIntent } from '@/app/prefetchOnIntent';
-import { preloadRoute } from '@/app/routes';
-import { hydrateInTasks } from '@/components/deferHydration';
-import { loadStatelyInspector } from '@/context/inspect';
-import '@/styles/theme.css';
-import '@/styles/global.css';
+// The page's entry (index.html). It loads nothing itself: the prerendered page is painted first, then the
+// app (src/hydrate.tsx: React, the router, the app-wide machines, the route's page) is fetched and hydrates
+// it. Left to the preload scanner, the app's 100 KB (gzip) were fetched and evaluated before the first
+// paint whenever the network was fast, so evaluating React held back LCP (DESIGN.md §4: 1.5 s); the
+// visitor already sees the whole page from the HTML, so nothing waits for the app but its controls.
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
+/**
+ * Runs `start` once the browser has painted the page: `requestAnimationFrame` runs just before the next
+ * frame, and a task queued from it runs after that frame. A hidden tab paints no frame, so it starts at
+ * once (https://developer.mozilla.org/en-US/docs/Web/API/Window/requestAnimationFrame).
+ */
+function afterFirstPaint(start: () => void): void {
+  if (document.visibilityState === 'hidden') start();
+  else requestAnimationFrame(() => setTimeout(start, 0));
+}
 
-// In a build the inspector is never wanted, so this resolves at once with undefined. The page's chunk
-// (issue #13: one per route) is fetched before the first render while the prerendered HTML is already
-// on screen, so hydration renders exactly the prerendered page without suspending. If it cannot be
-// fetched, the app renders anyway and the layout's error boundary says so.
-const page = preloadRoute(window.location.pathname).then(
-  () => true,
-  (error: unknown) => {
-    console.error('[page] could not be loaded:', error);
-    return false;
-  },
-);
-void Promise.all([loadStatelyInspector(), page]).then(([inspect, pageLoaded]) => {
-  const app = (
-    <StrictMode>
-      <BrowserRouter>
-        <App inspect={inspect} />
-      </BrowserRouter>
-    </StrictMode>
-  );
-  // scripts/build.mjs prerenders each route; the HTML of another path (a host's fallback page, a
-  // trailing slash) is not this route's, so it is rendered afresh instead of hydrated.
-  if (pageLoaded && root.dataset.prerendered === window.location.pathname) {
-    hydrateInTasks(() => hydrateRoot(root, app));
-  } else {
-    root.replaceChildren();
-    createRoot(root).render(app);
-  }
-  prefetchPagesOnIntent();
+afterFirstPaint(() => {
+  import('./hydrate').catch((error: unknown) => console.error('[app] could not be loaded:', error));
 });

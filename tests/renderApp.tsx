@@ -1,6 +1,6 @@
-import { render } from '@testing-library/preact';
+import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useEffect } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { App } from '@/app/App';
@@ -20,7 +20,7 @@ function AddressBar({ onChange }: { onChange: (address: string) => void }) {
 
 /**
  * Renders the whole app (providers, layout, routes) at `path` in a memory router, as a visitor would
- * arrive there. `location()` reads the current path + hash, to assert navigation.
+ * arrive there, inside `<StrictMode>`. `location()` reads the current path + hash, to assert navigation.
  * With `fakeTimers`, user-event advances Vitest's fake clock; `inspect` observes every actor of the app.
  */
 export function renderApp(path = '/', options: { fakeTimers?: boolean; inspect?: Inspect } = {}) {
@@ -29,11 +29,14 @@ export function renderApp(path = '/', options: { fakeTimers?: boolean; inspect?:
   const record = (next: string) => {
     address = next;
   };
+  // In StrictMode, as src/hydrate.tsx renders the app: an effect that is not idempotent fails a test.
   const result = render(
-    <MemoryRouter initialEntries={[path]}>
-      <App inspect={options.inspect} />
-      <AddressBar onChange={record} />
-    </MemoryRouter>,
+    <StrictMode>
+      <MemoryRouter initialEntries={[path]}>
+        <App inspect={options.inspect} />
+        <AddressBar onChange={record} />
+      </MemoryRouter>
+    </StrictMode>,
   );
   return { ...result, user, location: () => address };
 }

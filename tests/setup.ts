@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 // jsdom has no IndexedDB; the outbox (src/services/outboxStore.ts) runs on this in-memory one, emptied after each test.
 import 'fake-indexeddb/auto';
 import { clear as clearIndexedDb } from 'idb-keyval';
-import { act, cleanup } from '@testing-library/preact';
+import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from '../mocks/node';
 import { fakePosthog } from './support/fakePosthog';
@@ -49,10 +49,7 @@ if (inBrowserEnvironment) {
 
 afterEach(async () => {
   if (inBrowserEnvironment) {
-    // Preact runs an unmounted component's effect cleanups after the next paint (a timer); inside act they
-    // run now, before the test ends. Left to the timer, they ran after jsdom's teardown once ("window is not
-    // defined" in useScrollToHash's cleanup, an unhandled error that failed a CI run).
-    act(() => cleanup());
+    cleanup();
     vi.useRealTimers(); // fake-indexeddb schedules its work on timers
     await clearIndexedDb();
     server.resetHandlers();

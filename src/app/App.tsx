@@ -1,5 +1,4 @@
 import { useRoutes } from 'react-router-dom';
-import { deferHydration } from '@/components/deferHydration';
 import type { Inspect } from '@/context/inspect';
 import { AppProviders } from './providers';
 import { routes } from './routes';
@@ -8,19 +7,15 @@ function Routes() {
   return useRoutes(routes);
 }
 
-// Issue #13: the app-wide machines start in the first task of the hydration, the layout (every route's
-// one root element) hydrates in the next one.
-const RoutesSection = deferHydration(Routes);
-
 /**
  * The app inside a router: app-wide providers around the routes of spec §2.
- * main.tsx wraps it in a BrowserRouter; tests in a MemoryRouter.
+ * src/hydrate.tsx wraps it in a BrowserRouter; tests in a MemoryRouter.
  * @param inspect - XState inspection observer for every actor (Stately inspector, test recorders)
  */
 export function App({ inspect }: { inspect?: Inspect }) {
   return (
     <AppProviders inspect={inspect}>
-      <RoutesSection />
+      <Routes />
     </AppProviders>
   );
 }

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import type { ConsentInput } from '#machines/consentMachine';
-import { ConsentContext, OptOutToastContext, OutboxContext } from '@/context/actors';
+import { ConsentContext, OptOutToastContext } from '@/context/actors';
 import { InspectContext, type Inspect } from '@/context/inspect';
+import { OutboxProvider } from '@/context/outbox';
 import { readGpcSignal, readStoredConsent } from '@/services/consentStore';
 
 /**
@@ -14,7 +15,7 @@ export function AppProviders({ children, inspect }: { children: ReactNode; inspe
     <InspectContext.Provider value={inspect}>
       <ConsentContext.Provider options={{ input: consentInput, inspect }}>
         <OptOutToastContext.Provider options={{ inspect }}>
-          <OutboxContext.Provider options={{ inspect }}>{children}</OutboxContext.Provider>
+          <OutboxProvider inspect={inspect}>{children}</OutboxProvider>
         </OptOutToastContext.Provider>
       </ConsentContext.Provider>
     </InspectContext.Provider>

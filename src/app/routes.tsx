@@ -1,21 +1,27 @@
 import type { RouteObject } from 'react-router-dom';
 import { matchRoutes } from 'react-router-dom';
-import { deferHydration } from '@/components/deferHydration';
 import { Layout } from './Layout';
-import { lazyPage, type LazyPage } from './lazyPage';
+import { lazyPart, type LazyPart } from '@/components/lazyPart';
 
 // Issue #13: each page is a chunk of its own, so /privacy, /terms and /thank-you never download the
-// forms, their machines or the home page's content. A page with one root element hydrates in a task after
-// the layout's (deferHydration); the home page, several sections, hydrates each in a task of its own.
-const Home = lazyPage(() => import('@/pages/Home'), (module) => module.Home);
-const Privacy = lazyPage(() => import('@/pages/Privacy'), (module) => deferHydration(module.Privacy));
-const PrivacyRequest = lazyPage(() => import('@/pages/PrivacyRequest'), (module) => deferHydration(module.PrivacyRequest));
-const Terms = lazyPage(() => import('@/pages/Terms'), (module) => deferHydration(module.Terms));
-const ThankYou = lazyPage(() => import('@/pages/ThankYou'), (module) => deferHydration(module.ThankYou));
-const NotFound = lazyPage(() => import('@/pages/NotFound'), (module) => deferHydration(module.NotFound));
+// forms, their machines or the home page's content; each page's form is a part of its own (lazyPart).
+const Home = lazyPart(
+  () => import('@/pages/Home'),
+  (module) => module.Home,
+  (module) => [module.InviteFormPart],
+);
+const Privacy = lazyPart(() => import('@/pages/Privacy'), (module) => module.Privacy);
+const PrivacyRequest = lazyPart(
+  () => import('@/pages/PrivacyRequest'),
+  (module) => module.PrivacyRequest,
+  (module) => [module.PrivacyRequestFormPart],
+);
+const Terms = lazyPart(() => import('@/pages/Terms'), (module) => module.Terms);
+const ThankYou = lazyPart(() => import('@/pages/ThankYou'), (module) => module.ThankYou);
+const NotFound = lazyPart(() => import('@/pages/NotFound'), (module) => module.NotFound);
 
 /** Every page of the site, each in its chunk. */
-const pages: readonly LazyPage[] = [Home, Privacy, PrivacyRequest, Terms, ThankYou, NotFound];
+const pages: readonly LazyPart[] = [Home, Privacy, PrivacyRequest, Terms, ThankYou, NotFound];
 
 /** The routes of spec §2, plus a not-found page for every other path. */
 export const routes: RouteObject[] = [
@@ -34,12 +40,16 @@ export const routes: RouteObject[] = [
 
 /**
  * Fetches the chunk of the page at `pathname` (the not-found page for an unknown path), so that it
- * renders without suspending: before hydration (src/main.tsx) and before prerendering.
- * @returns resolves when the chunk is in; rejects when it cannot be fetched
+ * renders without suspending: before a navigation (src/app/prefetchOnIntent.ts) with the chunks of the
+ * parts it renders, or before hydration (src/hydrate.tsx) its own chunk only, its parts then hydrating as
+ * their chunks come in (the forms, after the load event).
+ * @param options - `forHydration`: the page's own chunk only
+ * @returns resolves when the chunks are in; rejects when one cannot be fetched
  */
-export function preloadRoute(pathname: string): Promise<void> {
-  const handle = matchRoutes(routes, pathname)?.at(-1)?.route.handle as { page?: LazyPage } | undefined;
-  return (handle?.page ?? NotFound).preload();
+export function preloadRoute(pathname: string, options: { forHydration?: boolean } = {}): Promise<void> {
+  const handle = matchRoutes(routes, pathname)?.at(-1)?.route.handle as { page?: LazyPart } | undefined;
+  const page = handle?.page ?? NotFound;
+  return options.forHydration ? page.preloadForHydration() : page.preload();
 }
 
 /**

@@ -5,7 +5,8 @@ import type { SubmissionBody } from '#shared/submission';
 import { Link, useNavigate } from 'react-router-dom';
 import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
-import { ConsentContext, OutboxContext } from '@/context/actors';
+import { ConsentContext } from '@/context/actors';
+import { useOutbox } from '@/context/outbox';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
 import { inviteMachine } from '#machines/inviteMachine';
@@ -21,14 +22,14 @@ import { useFormDraft } from './useFormDraft';
 export function InviteForm() {
   const navigate = useNavigate();
   const consent = ConsentContext.useActorRef();
-  const outbox = OutboxContext.useActorRef();
+  const outbox = useOutbox();
   // The chart says when (machines/inviteMachine.ts); the view says how: its named actions.
   const actor = useActorRef(
     inviteMachine.provide({
       actions: {
         goToThankYou: () => navigate('/thank-you'),
         // issue #12: a failed attempt that a later one may fix goes to the app-wide outbox
-        keepForRetry: sendTo(outbox, (_, request: KeepRequest | null) => ({ type: 'outbox.keep' as const, request })),
+        keepForRetry: (_, request: KeepRequest | null) => outbox.keep(request),
         // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
         // carries the same data as the body, and the consent machine sends it only while tracking is allowed.
         // A built-in sendTo, not consent.send(): the consent machine then runs after this step, not inside it.

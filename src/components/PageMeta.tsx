@@ -63,19 +63,34 @@ export function PageHead({ route }: { route: MetaRoute }) {
 /**
  * Keeps the document's head on the page shown (issue #13): after each client-side navigation the title
  * and the elements of {@link pageHeadTags} are those of the new page, as in its prerendered HTML. Renders
- * nothing: the prerendered HTML already has the first page's head.
+ * nothing: the prerendered HTML already has the first page's head, and a `<title>` or `<meta>` rendered in
+ * the tree would be hoisted by React 19 into `<head>` beside the build's, a second tag of each
+ * (https://react.dev/reference/react-dom/components/title).
  * @param route - the page's route in spec §2, or `/404`
  */
 export function PageMeta({ route }: { route: MetaRoute }) {
+  const { title, tags } = pageHeadTags(route);
+  useDocumentHead(title, tags);
+  return null;
+}
+
+/**
+ * Puts `title` and `tags` in the document's head in place of the shown page's: the one way a view changes
+ * the head, so that each of its elements exists once. Idempotent, so StrictMode's second run of the effect
+ * changes nothing.
+ * @param title - the document's title
+ * @param tags - the page's `<meta>` and `<link>` elements after the title, replacing those of {@link PAGE_HEAD_SELECTOR}
+ */
+export function useDocumentHead(title: string, tags: readonly HeadTag[]): void {
+  const key = JSON.stringify([title, tags]);
   useEffect(() => {
-    const { title, tags } = pageHeadTags(route);
-    document.title = title;
+    const [nextTitle, nextTags] = JSON.parse(key) as [string, HeadTag[]];
+    document.title = nextTitle;
     for (const element of document.head.querySelectorAll(PAGE_HEAD_SELECTOR)) element.remove();
-    for (const [tag, attributes] of tags) {
+    for (const [tag, attributes] of nextTags) {
       const element = document.createElement(tag);
       for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
       document.head.append(element);
     }
-  }, [route]);
-  return null;
+  }, [key]);
 }

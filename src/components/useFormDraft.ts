@@ -25,7 +25,7 @@ export function useFormDraft(actor: FormActor) {
     // form would only fire when a text field loses focus.
     onInput: (event: FormEvent<HTMLFormElement>) =>
       actor.send({ type: 'form.change', values: draftFromFormData(new FormData(event.currentTarget), [HONEYPOT_NAME]) }),
-    // preact/compat listens to `focusout` for onBlur, as React does: it bubbles from the fields.
+    // React listens to `focusout` for onBlur: it bubbles from the fields.
     onBlur: (event: FocusEvent<HTMLFormElement>) => {
       if (!event.currentTarget.contains(event.relatedTarget)) actor.send({ type: 'form.blur' });
     },

@@ -1,31 +1,47 @@
+import { Suspense } from 'react';
 import { PageMeta } from '@/components/PageMeta';
-import { deferHydration } from '@/components/deferHydration';
 import { Faq } from '@/components/Faq';
 import { FeatureCard, featureGrid } from '@/components/FeatureCard';
 import { Hero } from '@/components/Hero';
-import { InviteForm } from '@/components/InviteForm';
+import { lazyPart } from '@/components/lazyPart';
 import { Pricing } from '@/components/Pricing';
 import { features, inviteSection } from '@/content/home';
+import { loadEventFired } from '@/context/loadEvent';
 import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/layout.css';
 
-// Issue #13: the longest page hydrates one section per task (the hero's first Intl formatter alone takes
-// about 60 ms at Lighthouse's 4x CPU slowdown); the prerendered HTML shows every section meanwhile.
-const HeroSection = deferHydration(Hero);
-const FeaturesSection = deferHydration(Features);
-const PricingSection = deferHydration(Pricing);
-const FaqSection = deferHydration(Faq);
-const InviteSection = deferHydration(Invite);
+/**
+ * The invite form's code: its machine, the submission, IP-lookup and metadata services, the draft. Below
+ * the fold, so it is fetched after the load event: until then the form is its prerendered HTML, its
+ * submit button disabled (spec §3's form; the first load of `/` stays within DESIGN.md §4's budget).
+ */
+export const InviteFormPart = lazyPart(
+  () => loadEventFired().then(() => import('@/components/InviteForm')),
+  (module) => module.InviteForm,
+);
 
-/** `/` (spec §2): hero, feature cards, pricing, FAQ, invite request. */
+/**
+ * `/` (spec §2): hero, feature cards, pricing, FAQ, invite request. The longest page: each section below
+ * the hero is a `<Suspense>` boundary, in the prerendered HTML as in the browser, so React hydrates it on
+ * its own after the rest of the page (selective hydration,
+ * https://react.dev/reference/react/Suspense), and the prerendered section stays on screen meanwhile.
+ */
 export function Home() {
   return (
     <>
       <PageMeta route="/" />
-      <HeroSection />
-      <FeaturesSection />
-      <PricingSection />
-      <FaqSection />
-      <InviteSection />
+      <Hero />
+      <Suspense>
+        <Features />
+      </Suspense>
+      <Suspense>
+        <Pricing />
+      </Suspense>
+      <Suspense>
+        <Faq />
+      </Suspense>
+      <Suspense>
+        <Invite />
+      </Suspense>
     </>
   );
 }
@@ -57,7 +73,7 @@ function Invite() {
           {inviteSection.title}
         </h2>
         <p className={lede}>{inviteSection.intro}</p>
-        <InviteForm />
+        <InviteFormPart />
       </div>
     </section>
   );

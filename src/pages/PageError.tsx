@@ -1,17 +1,19 @@
-import type { FallbackProps } from 'react-error-boundary';
 import { Link } from 'react-router-dom';
+import { useDocumentHead, type HeadTag } from '@/components/PageMeta';
 import { PRODUCT_NAME } from '@/config/site';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 
+const ERROR_TITLE = `Something went wrong — ${PRODUCT_NAME}`;
+const ERROR_HEAD_TAGS: readonly HeadTag[] = [['meta', { name: 'robots', content: 'noindex' }]];
+
 /**
  * What a visitor sees instead of a blank screen when a page fails to render (issue #12): a heading, a
- * sentence, a way home. The header and footer stay; following any link clears it (src/app/Layout.tsx).
+ * sentence, a way home. The header and footer stay; following any link clears it (src/app/PageErrorBoundary.tsx).
  */
-export function PageError({ resetErrorBoundary }: FallbackProps) {
+export function PageError() {
+  useDocumentHead(ERROR_TITLE, ERROR_HEAD_TAGS);
   return (
     <div className={section}>
-      <title>{`Something went wrong — ${PRODUCT_NAME}`}</title>
-      <meta name="robots" content="noindex" />
       <div className={`${container} ${prose}`}>
         <h1 className={pageTitle} tabIndex={-1}>
           Something went wrong
@@ -21,7 +23,7 @@ export function PageError({ resetErrorBoundary }: FallbackProps) {
           sent again.
         </p>
         <p>
-          <Link to="/" onClick={() => resetErrorBoundary()}>
+          <Link to="/">
             Go to the home page
           </Link>
         </p>

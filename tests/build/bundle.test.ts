@@ -6,11 +6,13 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPILE_HINT } from '../../vite.config';
+import { firstLoadChunks, PAGE_MODULES } from '../../scripts/build.mjs';
 
 // A real production build, as `npm start` makes it, checked for what it must not ship.
 let outDir: string;
 let files: Map<string, string>;
 let entry: string;
+let manifest: Record<string, unknown>;
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'sonde-build-'));
@@ -18,7 +20,7 @@ beforeAll(async () => {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true, manifest: true } });
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
@@ -26,6 +28,7 @@ beforeAll(async () => {
   for (const name of await readdir(join(outDir, 'assets'))) {
     if (name.endsWith('.js')) files.set(name, await readFile(join(outDir, 'assets', name), 'utf8'));
   }
+  manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, unknown>;
   const html = await readFile(join(outDir, 'index.html'), 'utf8');
   entry = /<script type="module" crossorigin src="\/assets\/([^"]+\.js)"/.exec(html)?.[1] ?? '';
 }, 120_000);
@@ -54,5 +57,21 @@ describe('production bundle', () => {
     expect([...files.keys()].some((name) => name !== entry && /\$pageleave/.test(files.get(name)!))).toBe(true);
     // The size itself is a budget for `npm run bench`, not asserted here; printed for the record.
     console.info(`[bundle] ${entry}: ${(gzipSync(code).length / 1024).toFixed(1)} KB gzip`);
+  });
+
+  it("leaves the forms' machines and the outbox out of every route's first load (DESIGN.md §4)", () => {
+    // names in the charts: the form machines' IP-lookup delay, the outbox's back-off delay
+    const markers = { 'a form machine': 'ipLookupTimeout', 'the outbox machine': 'untilNextAttempt' };
+    for (const [what, marker] of Object.entries(markers)) {
+      expect([...files.values()].some((code) => code.includes(marker)), `${what} is in some chunk`).toBe(true);
+    }
+    const found: string[] = [];
+    for (const route of Object.keys(PAGE_MODULES)) {
+      for (const file of firstLoadChunks(manifest, route)) {
+        const code = files.get(file.replace(/^assets\//, ''))!;
+        for (const [what, marker] of Object.entries(markers)) if (code.includes(marker)) found.push(`${route}: ${what} in ${file}`);
+      }
+    }
+    expect(found).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { act } from '@testing-library/preact';
+import { act } from '@testing-library/react';
 import { screen, within } from '@testing-library/dom';
 import { expect, vi } from 'vitest';
 import type * as SiteConfig from '@/config/site';

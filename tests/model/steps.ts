@@ -1,7 +1,7 @@
-import { act } from '@testing-library/preact';
+import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 
-/** Lets pending promises, fetches and Preact renders settle under fake timers, without moving the clock on. */
+/** Lets pending promises, fetches and React renders settle under fake timers, without moving the clock on. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i += 1) {
     await act(async () => {

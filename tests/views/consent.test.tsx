@@ -1,4 +1,4 @@
-import { act } from '@testing-library/preact';
+import { act } from '@testing-library/react';
 import { screen, waitFor, within } from '@testing-library/dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakePosthog as posthog } from '../support/fakePosthog';

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/dom';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../renderApp';
 
 // One page that fails to render, as a bug or a missing chunk would make it.
@@ -9,8 +9,15 @@ vi.mock('@/pages/Terms', () => ({
   },
 }));
 
-
 describe('nothing breaks the page (issue #12)', () => {
+  beforeEach(() => {
+    // the head of the prerendered /terms, as scripts/build.mjs writes it
+    document.head.innerHTML = '<title>Terms of Service — Sonde</title><meta name="description" content="Terms">';
+  });
+  afterEach(() => {
+    document.head.innerHTML = '';
+  });
+
   it('a page that throws shows a friendly page inside the layout, with a way home, and logs the error', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { user, location } = renderApp('/terms');
@@ -18,6 +25,13 @@ describe('nothing breaks the page (issue #12)', () => {
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
     expect(error).toHaveBeenCalledWith('[page] could not be shown:', expect.objectContaining({ message: 'the Terms page broke' }));
+
+    // one title and one robots tag in the head: the error page's, in place of the page's own (as the build
+    // wrote it), never a second one hoisted by React beside it
+    expect(document.head.querySelectorAll('title')).toHaveLength(1);
+    expect(document.title).toBe('Something went wrong — Sonde');
+    expect(document.head.querySelectorAll('meta[name="robots"]')).toHaveLength(1);
+    expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
 
     await user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Go to the home page' }));
     await waitFor(() => expect(location()).toBe('/'));

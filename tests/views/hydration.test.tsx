@@ -1,62 +1,80 @@
-import { screen, waitFor, within } from '@testing-library/dom';
-import { hydrateRoot } from 'react-dom/client';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { StrictMode, startTransition } from 'react';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '@/app/App';
 import { preloadAllPages } from '@/app/routes';
-import { hydrateInTasks } from '@/components/deferHydration';
 import { inviteFormElement, inviteSubmitButton } from '../inviteFixtures';
 
 await preloadAllPages();
 
-const app = (
-  <MemoryRouter initialEntries={['/']}>
-    <App />
-  </MemoryRouter>
+/** The app at `path`, in StrictMode as src/hydrate.tsx and src/entry-server.tsx render it. */
+const app = (path: string) => (
+  <StrictMode>
+    <MemoryRouter initialEntries={[path]}>
+      <App />
+    </MemoryRouter>
+  </StrictMode>
 );
 
 /** The footer's opt-out button (spec §4): disabled until the footer has hydrated. */
 const optOutButton = () => within(screen.getByRole('contentinfo')).getByRole('button', { name: 'Do Not Sell or Share My Personal Information' });
 
-/** The prerendered HTML of `/` in the document, as the browser has it before any script runs. */
-function prerenderHome(): HTMLElement {
-  const root = document.createElement('div');
-  root.innerHTML = renderToString(app);
-  document.body.append(root);
-  return root;
+let hydrated: { root: Root; container: HTMLElement } | undefined;
+afterEach(() => {
+  act(() => hydrated?.root.unmount());
+  hydrated?.container.remove();
+  hydrated = undefined;
+});
+
+/**
+ * Puts the prerendered HTML of `path` in the document, as the browser has it before any script runs, and
+ * hydrates it as src/hydrate.tsx does (in a transition), until every Suspense boundary has hydrated.
+ * @returns the container, its HTML before hydration, and every recoverable error React reported
+ */
+async function prerenderAndHydrate(path: string) {
+  const container = document.createElement('div');
+  container.innerHTML = renderToString(app(path));
+  document.body.append(container);
+  const before = container.innerHTML;
+  const nodes = [...container.querySelectorAll('*')];
+  const recoverable: unknown[] = [];
+  await act(async () => {
+    startTransition(() => {
+      hydrated = { container, root: hydrateRoot(container, app(path), { onRecoverableError: (error) => recoverable.push(error) }) };
+    });
+  });
+  // the footer is in the layout's shell, its button enabled once the shell has hydrated
+  await waitFor(() => expect(optOutButton()).toBeEnabled());
+  return { container, before, nodes, recoverable };
 }
 
-describe('hydrating / section by section, the layout, header and footer each in a task (issue #13)', () => {
-  it('keeps every prerendered node while the sections wait, then makes the invite form work', async () => {
-    const root = prerenderHome();
-    const heading = screen.getByRole('heading', { level: 1 });
+describe('hydrating a prerendered page, in StrictMode (React 19 selective hydration)', () => {
+  it.each(['/', '/privacy', '/privacy-request', '/terms', '/thank-you', '/no-such-page'])(
+    '%s hydrates on the prerendered nodes, with no mismatch and no recoverable error',
+    async (path) => {
+      const consoleError = vi.spyOn(console, 'error');
+      const { container, nodes, recoverable } = await prerenderAndHydrate(path);
+      expect(recoverable).toEqual([]);
+      // React reports an attribute or text mismatch with console.error in a development build
+      expect(consoleError).not.toHaveBeenCalled();
+      // nothing was replaced: every prerendered element is still in the document
+      for (const node of nodes) expect(container.contains(node)).toBe(true);
+      // the page loaded at its address: focus stays where the browser put it, and no heading became focusable
+      expect(document.body).toHaveFocus();
+      expect(container.querySelector('h1')).not.toHaveAttribute('tabindex');
+    },
+  );
+
+  it('on /, every section hydrates, the invite form on the nodes that were prerendered', async () => {
+    const { container } = await prerenderAndHydrate('/');
     const form = inviteFormElement();
-    const faq = root.querySelector('#faq');
-    const header = screen.getByRole('banner');
-    const footer = screen.getByRole('contentinfo');
-    const before = root.innerHTML;
-
-    hydrateInTasks(() => hydrateRoot(root, app));
-    // what the hydration itself does settles in microtasks; the sections wait for tasks of their own, so
-    // the page is still the prerendered one, its submit button still disabled
-    for (let microtask = 0; microtask < 10; microtask += 1) await Promise.resolve();
-    expect(root.innerHTML).toBe(before);
-    expect(inviteSubmitButton()).toBeDisabled();
-    expect(optOutButton()).toBeDisabled();
-
-    // each in a task of its own: the form ends up working, on the very nodes that were prerendered
     await waitFor(() => expect(inviteSubmitButton()).toBeEnabled());
-    await waitFor(() => expect(optOutButton()).toBeEnabled());
-    expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
     expect(inviteFormElement()).toBe(form);
-    expect(root.querySelector('#faq')).toBe(faq);
-    // the layout, its header and its footer hydrate in tasks of their own too, on the prerendered nodes
-    expect(screen.getByRole('banner')).toBe(header);
-    expect(screen.getByRole('contentinfo')).toBe(footer);
-    expect(root.querySelectorAll('header, footer, main')).toHaveLength(3);
-    expect(root.querySelectorAll('h1')).toHaveLength(1);
-    expect(root.querySelectorAll('#invite form')).toHaveLength(1);
-    root.remove();
+    expect(container.querySelectorAll('header, footer, main')).toHaveLength(3);
+    expect(container.querySelectorAll('h1')).toHaveLength(1);
+    expect(container.querySelectorAll('#invite form')).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { act } from '@testing-library/preact';
+import { act } from '@testing-library/react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/dom';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';

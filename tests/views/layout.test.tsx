@@ -1,4 +1,4 @@
-import { act } from '@testing-library/preact';
+import { act } from '@testing-library/react';
 import { screen, within } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../renderApp';

@@ -1,5 +1,5 @@
-import { act, render } from '@testing-library/preact';
-import { useEffect, useState } from 'react';
+import { act, render } from '@testing-library/react';
+import { StrictMode, useEffect, useState } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScrollToHash } from '@/app/useScrollToHash';
@@ -26,9 +26,11 @@ function LateLayout({ pageAfterMs, sectionId }: { pageAfterMs: number; sectionId
 
 function renderAt(path: string, pageAfterMs: number, sectionId = 'pricing') {
   return render(
-    <MemoryRouter initialEntries={[path]}>
-      <LateLayout pageAfterMs={pageAfterMs} sectionId={sectionId} />
-    </MemoryRouter>,
+    <StrictMode>
+      <MemoryRouter initialEntries={[path]}>
+        <LateLayout pageAfterMs={pageAfterMs} sectionId={sectionId} />
+      </MemoryRouter>
+    </StrictMode>,
   );
 }
 

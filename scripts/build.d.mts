@@ -1,0 +1,13 @@
+// Types of scripts/build.mjs, for the TypeScript that imports it (tests/build/bundle.test.ts).
+
+/** Each prerendered route's page module, as Vite's build manifest names it. */
+export const PAGE_MODULES: Readonly<Record<string, string>>;
+
+/** The JavaScript files a route loads before any interaction, from Vite's build manifest (`assets/…`). */
+export function firstLoadChunks(manifest: Record<string, unknown>, route: string): string[];
+
+/** The prerendered HTML file of a route: `/` → `index.html`, `/terms` → `terms.html`. */
+export function htmlFileOf(route: string): string;
+
+/** Builds the site into `outDir` and prerenders it; per route, its first-load JavaScript files. */
+export function buildSite(options?: { outDir?: string; logLevel?: 'info' | 'warn' | 'error' | 'silent' }): Promise<{ firstLoad: Record<string, string[]> }>;
