@@ -186,7 +186,20 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
    */
   const limitBody: MiddlewareHandler<AppEnv> = async (c, next) => {
     const length = c.req.header('content-length');
-    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return streamedBodyLimit(c, next);
+    if (length === undefined || c.req.header('transfer-encoding') !== undefined) {
+      // bodyLimit reads a chunked body itself: a client that goes away midway is not the server's error
+      let reached = false;
+      try {
+        return await streamedBodyLimit(c, async () => {
+          reached = true;
+          await next();
+        });
+      } catch (error) {
+        if (reached) throw error;
+        logger.info({ err: error }, 'submission body not received whole');
+        return problem(c, 400, 'Body was not received whole');
+      }
+    }
     if (Number(length) > MAX_BODY_BYTES) return tooLarge(c);
     await next();
   };

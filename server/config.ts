@@ -80,6 +80,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new Error(`SONDE_ALLOWED_ORIGINS: "${origin}" is not an origin like https://sonde.dev`);
   }
   const publicOrigin = env.SONDE_PUBLIC_ORIGIN || undefined;
+  const host = env.HOST || '127.0.0.1';
+  if ((host === '0.0.0.0' || host === '::') && publicOrigin === undefined && !(origins && origins.length > 0)) {
+    // http://0.0.0.0:PORT is no origin a browser sends: every POST would be refused, every mail link dead
+    throw new Error(`HOST=${host} listens on every interface, so the server cannot know the address visitors use: set SONDE_PUBLIC_ORIGIN, e.g. https://sonde.dev`);
+  }
   if (publicOrigin !== undefined && (!URL.canParse(publicOrigin) || new URL(publicOrigin).origin !== publicOrigin)) {
     throw new Error(`SONDE_PUBLIC_ORIGIN: "${publicOrigin}" is not an origin like https://sonde.dev`);
   }
@@ -89,7 +94,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   return {
     port: integer('PORT', env.PORT, 4173, 0),
-    host: env.HOST || '127.0.0.1',
+    host,
     database: env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: resolve(env.SONDE_PGLITE_DIR || '.data/pglite') },
     distDir: resolve(env.SONDE_DIST_DIR || 'dist'),
     rateLimitPerMinute: integer('SONDE_RATE_LIMIT_PER_MINUTE', env.SONDE_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, 1),

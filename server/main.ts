@@ -14,7 +14,7 @@ import {
 } from './limits.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { readSecurityHeaders } from './securityHeaders.ts';
-import { mailChannel } from './outbox/mail.ts';
+import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
 import { purgeExpired, subjectExport } from './storage.ts';
@@ -86,7 +86,7 @@ export async function startServer(
   // The privacy policy's retention periods, kept without anyone remembering to: at start, then daily.
   const purge = () =>
     purgeExpired(database.db, new Date()).then(
-      (gone) => logger.info({ purged: gone }, 'retention purge'),
+      async ({ deliveryIds, ...gone }) => logger.info({ purged: { ...gone, mailFiles: await removeMailFiles(config.mail.emlDir, deliveryIds) } }, 'retention purge'),
       (err: unknown) => logger.error({ err }, 'retention purge failed'),
     );
   void purge();

@@ -19,7 +19,8 @@ import { openDatabase, PGLITE_SOCKET_FILE, rowsOf, type Db } from './db/database
 import { RETENTION } from '#shared/policy';
 import * as schema from './db/schema.ts';
 import { notifications, privacyRecords, submissions, type PrivacyOutcome } from './db/schema.ts';
-import { eraseSubject, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
+import { removeMailFiles } from './outbox/mail.ts';
+import { deliveryIdsOf, eraseSubject, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
 
 /** A connection for the command line, and how it reached the data. */
 export interface TeamConnection {
@@ -210,6 +211,16 @@ function oneLineText(value: string): string {
   return value.normalize('NFC');
 }
 
+/**
+ * A reason kept in the record of 11 CCR §7101, which outlives `erase`: one-line text without an email
+ * address, so that the record holds nothing that names the person.
+ */
+function recordReason(value: string): string {
+  const text = oneLineText(value);
+  if (/[^\s@]+@[^\s@]+/.test(text)) throw new InvalidArgumentError('the reason is kept after the request is erased: leave out any email address.');
+  return text;
+}
+
 function email(value: string): string {
   if (!/^[^\s@]+@[^\s@]+$/.test(value.trim())) throw new InvalidArgumentError('expected an email address.');
   return value.trim().toLowerCase();
@@ -224,7 +235,14 @@ function email(value: string): string {
  *   `user`: who marks a request done by default
  * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
  */
-export function requestsProgram(io: { connect: () => Promise<TeamConnection>; out: (text: string) => void; now: () => Date; user: string }): Command {
+export function requestsProgram(io: {
+  connect: () => Promise<TeamConnection>;
+  out: (text: string) => void;
+  now: () => Date;
+  user: string;
+  /** `SONDE_MAIL_DIR`: where the server writes mail without SMTP; `erase` and `purge` delete the person's files there */
+  mailDir?: string;
+}): Command {
   const withDb = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
     const connection = await io.connect();
     try {
@@ -356,7 +374,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
     .description('records the response to a privacy request (11 CCR §7101, §7022, §7024) and mails the requester its outcome')
     .argument('<id>', 'the privacy request id')
     .addOption(new Option('--outcome <outcome>', 'what was done').choices(['complied', 'denied', 'partly']).makeOptionMandatory())
-    .option('--reason <text>', 'the basis of a denial or a partial answer (required then), or a note to the requester', oneLineText)
+    .option('--reason <text>', 'the basis of a denial or a partial answer (required then), or a note to the requester; kept 24 months, so nothing that names the person', recordReason)
     .option('--attach-subject', "attach everything stored about the requester as JSON (the answer to Access/Know or Data Portability); refused for an unverified request")
     .option('--by <name>', 'who responded (default: your user name)', oneLineText)
     .action(async (id: string, options: { outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean; by?: string }) => {
@@ -372,7 +390,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
         }
         const now = io.now();
         // One statement: the record, the request marked handled, and the outcome mail in the outbox.
-        await db.execute(sql`
+        const result = await db.execute(sql`
           with answered as (
             update ${privacyRecords} set responded_at = ${now.toISOString()}::timestamptz, outcome = ${options.outcome},
               outcome_reason = ${options.reason ?? null}, responded_by = ${by}
@@ -385,7 +403,10 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
             where id in (select id from answered)
           )
           insert into ${notifications} (submission_id, channel, message, attach_subject)
-          select id, 'mail', 'privacy-outcome', ${options.attachSubject ?? false} from answered`);
+          select id, 'mail', 'privacy-outcome', ${options.attachSubject ?? false} from answered
+          returning submission_id`);
+        // another respond may have answered it between the look-up and this statement
+        if (rowsOf(result).length === 0) throw new ExitError(`request ${id} was answered meanwhile: see show ${id}`, 1);
         return `request ${id} answered (${options.outcome}) by ${by}; the outcome mail${options.attachSubject ? ', with their data attached,' : ''} goes out with the server's outbox`;
       });
       io.out(message);
@@ -409,7 +430,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
     .command('extend')
     .description(`moves a privacy request's due date ${RETENTION.privacyResponseDays} days on, once, before it is due, and mails the requester the reason (11 CCR §7021(b))`)
     .argument('<id>', 'the privacy request id')
-    .requiredOption('--reason <text>', 'why more time is needed: the requester is told', oneLineText)
+    .requiredOption('--reason <text>', 'why more time is needed: the requester is told; kept 24 months, so nothing that names the person', recordReason)
     .action(async (id: string, options: { reason: string }) => {
       const message = await withDb(async (db) => {
         const { record } = await findPrivacy(db, id);
@@ -433,7 +454,8 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
           )
           select due_at from extended`);
         const [row] = rowsOf<{ due_at: Date | string }>(result);
-        return `request ${id} now due ${new Date(row!.due_at).toISOString().slice(0, 10)}; the notice with the reason goes out with the server's outbox`;
+        if (!row) throw new ExitError(`request ${id} was extended or answered meanwhile: see show ${id}`, 1);
+        return `request ${id} now due ${new Date(row.due_at).toISOString().slice(0, 10)}; the notice with the reason goes out with the server's outbox`;
       });
       io.out(message);
     });
@@ -460,7 +482,10 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
             1,
           );
         }
-        return eraseSubject(db, options.email);
+        const deliveries = await deliveryIdsOf(db, options.email);
+        const erased = await eraseSubject(db, options.email);
+        if (io.mailDir) await removeMailFiles(io.mailDir, deliveries); // the .eml copies of their mail, if any
+        return erased;
       });
       io.out(`erased ${count} request${count === 1 ? '' : 's'} of ${options.email}; kept an erasure record (SHA-256 of the email, time, count)`);
     });
@@ -472,6 +497,7 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
     )
     .action(async () => {
       const gone = await withDb((db) => purgeExpired(db, io.now()));
+      if (io.mailDir) await removeMailFiles(io.mailDir, gone.deliveryIds);
       io.out(
         `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months, ` +
           `${gone.privacy} privacy request(s) and ${gone.records} privacy record(s) older than ${RETENTION.privacyRequestRecordMonths} months`,
@@ -487,9 +513,22 @@ export function requestsProgram(io: { connect: () => Promise<TeamConnection>; ou
  */
 export async function runRequests(
   argv: string[],
-  io: { connect: () => Promise<TeamConnection>; out: (text: string) => void; err: (text: string) => void; now?: () => Date; user?: string },
+  io: {
+    connect: () => Promise<TeamConnection>;
+    out: (text: string) => void;
+    err: (text: string) => void;
+    now?: () => Date;
+    user?: string;
+    mailDir?: string;
+  },
 ): Promise<number> {
-  const program = requestsProgram({ connect: io.connect, out: io.out, now: io.now ?? (() => new Date()), user: io.user ?? userInfo().username });
+  const program = requestsProgram({
+    connect: io.connect,
+    out: io.out,
+    now: io.now ?? (() => new Date()),
+    user: io.user ?? userInfo().username,
+    ...(io.mailDir ? { mailDir: io.mailDir } : {}),
+  });
   program.exitOverride();
   program.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
   for (const command of program.commands) {
@@ -523,6 +562,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   const code = await runRequests(process.argv.slice(2), {
     connect: () => connectForTeam(config),
+    mailDir: config.mail.emlDir,
     out: (text) => console.log(text),
     err: (text) => console.error(text),
   });

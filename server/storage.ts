@@ -220,23 +220,29 @@ export async function eraseSubject(db: Db, email: string): Promise<number> {
  * than 24 months before.
  * @returns how many of each were deleted
  */
-export async function purgeExpired(db: Db, now: Date): Promise<{ invite: number; privacy: number; records: number }> {
+export async function purgeExpired(
+  db: Db,
+  now: Date,
+): Promise<{ invite: number; privacy: number; records: number; deliveryIds: string[] }> {
   const monthsBefore = (months: number) => sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`;
-  const gone = await db
-    .delete(submissions)
-    .where(
-      or(
-        and(eq(submissions.kind, 'invite'), lt(submissions.receivedAt, monthsBefore(RETENTION.applicationMonths))),
-        and(eq(submissions.kind, 'privacy'), lt(submissions.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths))),
-      ),
-    )
-    .returning({ kind: submissions.kind });
+  const expired = or(
+    and(eq(submissions.kind, 'invite'), lt(submissions.receivedAt, monthsBefore(RETENTION.applicationMonths))),
+    and(eq(submissions.kind, 'privacy'), lt(submissions.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths))),
+  );
+  // the deliveries that go with them (the caller deletes their .eml files)
+  const deliveries = await db.select({ id: notifications.id }).from(notifications).innerJoin(submissions, eq(submissions.id, notifications.submissionId)).where(expired);
+  const gone = await db.delete(submissions).where(expired).returning({ kind: submissions.kind });
   // The records of 11 CCR §7101 outlive an erased request, not the 24 months.
   const records = await db
     .delete(privacyRecords)
     .where(lt(privacyRecords.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths)))
     .returning({ id: privacyRecords.id });
-  return { invite: gone.filter((r) => r.kind === 'invite').length, privacy: gone.filter((r) => r.kind === 'privacy').length, records: records.length };
+  return {
+    invite: gone.filter((r) => r.kind === 'invite').length,
+    privacy: gone.filter((r) => r.kind === 'privacy').length,
+    records: records.length,
+    deliveryIds: deliveries.map((d) => d.id),
+  };
 }
 
 /** A stored row as the team's tools and the subject export show it: everything but the rate limit's IP hash and the checksum. */
@@ -258,6 +264,16 @@ export async function subjectExport(db: Db, email: string): Promise<{ email: str
     .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
     .where(eq(submissions.email, normalized));
   return { email: normalized, requests: rows.map(storedView), notifications: sent.map((n) => n.notification) };
+}
+
+/** The ids of every delivery of the requests stored under `email` (any case): `erase` deletes their .eml files. */
+export async function deliveryIdsOf(db: Db, email: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .where(eq(submissions.email, email.trim().toLowerCase()));
+  return rows.map((row) => row.id);
 }
 
 /** How many mails to `email` (any case) are still waiting in the outbox: `erase` would delete them unsent. */

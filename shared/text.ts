@@ -12,7 +12,8 @@
  * - free of bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
  *   make a text read in another order than it is stored (CVE-2021-42574, "Trojan Source");
  * - for a required field, holding at least one visible character: whitespace, zero-width and other
- *   default-ignorable characters (U+200B, U+3164 Hangul filler…) and U+2800 (Braille blank) are not.
+ *   default-ignorable characters (U+200B, U+3164 Hangul filler…), U+2800 (Braille blank) and U+1D159
+ *   (null notehead) are not.
  * Accepted text is stored NFC-normalised ({@link normalizeText}).
  */
 
@@ -33,8 +34,8 @@ const CONTROL_EXCEPT_LINE_BREAK_TAB = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u
 const LINE_SEPARATOR = /[\u2028\u2029]/u;
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
 // A letter, number, punctuation or symbol that is not default-ignorable (U+3164, U+115F, U+FFA0 are
-// letters that draw nothing) and not the blank Braille pattern.
-const VISIBLE = /(?![\p{Default_Ignorable_Code_Point}\u2800])[\p{L}\p{N}\p{P}\p{S}]/u;
+// letters that draw nothing), not the blank Braille pattern, not the null notehead (U+1D159).
+const VISIBLE = /(?![\p{Default_Ignorable_Code_Point}\u2800\u{1D159}])[\p{L}\p{N}\p{P}\p{S}]/u;
 
 /** The problem {@link textProblem} gives for a required field with no visible character. */
 export const BLANK = 'is required';
@@ -60,6 +61,11 @@ export function textProblem(text: string, options: TextRuleOptions = {}): string
   if (bidi) return `contains a text-direction control character (${codePointOf(bidi)})`;
   if (options.required && !VISIBLE.test(text)) return BLANK;
   return null;
+}
+
+/** Whether a text holds a visible character: what a required field needs (an optional one left blank is absent). */
+export function hasVisibleText(text: string): boolean {
+  return VISIBLE.test(text);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { privacyRequestTypesOf } from '#shared/submission';
@@ -10,7 +10,7 @@ import { privacyExtension } from './messages/privacyExtension.ts';
 import { privacyOutcome } from './messages/privacyOutcome.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import { teamNewRequest } from './messages/teamNewRequest.ts';
-import type { Channel, Delivery } from './sender.ts';
+import { PermanentDeliveryError, type Channel, type Delivery } from './sender.ts';
 
 /** The mail settings (server/config.ts). */
 export interface MailSettings {
@@ -127,14 +127,45 @@ export function mailChannel(settings: MailSettings, siteUrl: () => string, subje
           : {}),
         messageId: `<${delivery.id}@${domain}>`,
         headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
+      }).catch((error: unknown) => {
+        throw smtpProblem(error);
       })) as { message?: Buffer };
-      if (!settings.smtpUrl) {
-        await mkdir(settings.emlDir, { recursive: true });
-        const file = join(settings.emlDir, `${delivery.id}.eml`);
-        // written whole or not at all: a reader never sees half a message
-        await writeFile(`${file}.tmp`, info.message!);
-        await rename(`${file}.tmp`, file);
-      }
+      if (settings.smtpUrl) return 'sent';
+      await mkdir(settings.emlDir, { recursive: true });
+      const file = mailFile(settings.emlDir, delivery.id);
+      // written whole or not at all: a reader never sees half a message
+      await writeFile(`${file}.tmp`, info.message!);
+      await rename(`${file}.tmp`, file);
+      return 'written';
     },
   };
+}
+
+/**
+ * An SMTP failure as the outbox keeps it: the reply code and the command, or the network's error code,
+ * never the server's reply text (it quotes the recipient's address). A 5xx reply is final
+ * ({@link PermanentDeliveryError}: an unknown mailbox stays unknown); anything else is tried again.
+ */
+function smtpProblem(error: unknown): Error {
+  const { responseCode, command, code } = (error ?? {}) as { responseCode?: number; command?: string; code?: string };
+  if (typeof responseCode === 'number') {
+    const text = `SMTP ${responseCode}${command ? ` after ${command}` : ''}${code ? ` (${code})` : ''}`;
+    return responseCode >= 500 && responseCode < 600 ? new PermanentDeliveryError(text) : new Error(text);
+  }
+  return new Error(code ? `SMTP connection failed (${code})` : 'SMTP sending failed');
+}
+
+/** Where the mail of a delivery is written without SMTP: `<emlDir>/<delivery id>.eml`. */
+export function mailFile(emlDir: string, deliveryId: string): string {
+  return join(emlDir, `${deliveryId}.eml`);
+}
+
+/**
+ * Deletes the `.eml` files of these deliveries, when there are any: `erase` and `purge` remove a
+ * person's mail with their requests, so that no copy of it stays on disk.
+ * @returns how many files were deleted
+ */
+export async function removeMailFiles(emlDir: string, deliveryIds: readonly string[]): Promise<number> {
+  const removed = await Promise.all(deliveryIds.map((id) => unlink(mailFile(emlDir, id)).then(() => 1, () => 0)));
+  return removed.reduce<number>((sum, n) => sum + n, 0);
 }

@@ -39,11 +39,45 @@ export interface Delivery {
 export interface Channel {
   name: OutboxChannel;
   /**
-   * Delivers one row, the same way on every attempt.
-   * @throws an Error whose message says why (a status, a network error, never the receiver's body):
-   *   the sender keeps it as `last_error` and tries again later
+   * Delivers one row, the same way on every attempt, within {@link DELIVERY_DEADLINE_MS}.
+   * @returns `sent` once the receiver took it, or `written` when the mail channel wrote a file instead
+   *   (no SMTP server set): then nobody was mailed, and the record of 11 CCR §7101 does not say so
+   * @throws {@link PermanentDeliveryError} when the receiver refused it for good (an SMTP 5xx): it is
+   *   not tried again; any other Error says why (a status, a network error, never the receiver's
+   *   body): the sender keeps it as `last_error` and tries again later
    */
-  deliver(delivery: Delivery): Promise<void>;
+  deliver(delivery: Delivery): Promise<'sent' | 'written' | void>;
+}
+
+/** A receiver's final refusal (an SMTP 5xx, such as an unknown mailbox): the delivery is given up at once. */
+export class PermanentDeliveryError extends Error {
+  override name = 'PermanentDeliveryError';
+}
+
+/**
+ * The longest one delivery may take, in ms: well inside the lease ({@link NOTIFY_LEASE_MS}), so that no
+ * other instance claims a row while it is being sent.
+ */
+export const DELIVERY_DEADLINE_MS = NOTIFY_LEASE_MS / 2;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+// An address as a receiver may quote it back (`550 <ada@example.com>: Recipient address rejected`).
+const ADDRESS = /[^\s<>()"',;:@]+@[^\s<>()"',;:@]+/g;
+
+/**
+ * Why a delivery failed, as the log and `last_error` keep it: the channel's words (`HTTP 500`,
+ * `TimeoutError: …`) with every email address masked, since a receiver's reply may quote one.
+ */
+export function problemOf(error: unknown): string {
+  const text = !(error instanceof Error) ? String(error) : error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
+  return text.replace(ADDRESS, '[address]');
 }
 
 /**
@@ -59,6 +93,7 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
 
 type Claimed = {
   id: string;
+  locked_until: Date | string;
   submission_id: string;
   attempts: number;
   created_at: Date | string;
@@ -146,12 +181,17 @@ export function startOutbox(options: {
       body: typeof row.body === 'string' ? (JSON.parse(row.body) as SubmissionBody) : row.body,
     };
     const about = { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, attempts: row.attempts };
+    // Every bookkeeping update holds only while this sender's lease does: past it, another instance may
+    // have claimed the row, and its outcome is the one that counts.
+    // (compared to the millisecond: the driver's Date has no microseconds)
+    const mine = sql`${notifications.id} = ${row.id} and date_trunc('milliseconds', ${notifications.lockedUntil}) = ${asDate(row.locked_until)!.toISOString()}::timestamptz`;
     let problem: string;
+    let permanent: boolean;
     try {
-      await channels.get(row.channel)!.deliver(delivery);
-      await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null }).where(sql`${notifications.id} = ${row.id}`);
-      if (row.message === 'privacy-confirmation') {
-        // 11 CCR §7101: the record keeps when the confirmation of receipt went out
+      const outcome = await withDeadline(channels.get(row.channel)!.deliver(delivery), DELIVERY_DEADLINE_MS);
+      await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null }).where(mine);
+      if (row.message === 'privacy-confirmation' && outcome !== 'written') {
+        // 11 CCR §7101: the record keeps when the confirmation of receipt went out (a file is not mail)
         await db
           .update(privacyRecords)
           .set({ confirmationSentAt: sql`coalesce(${privacyRecords.confirmationSentAt}, now())` })
@@ -160,20 +200,21 @@ export function startOutbox(options: {
       logger.info(about, 'delivered');
       return;
     } catch (error) {
-      // `HTTP 500` as the channel says it; a network error with its kind (`TimeoutError: …`)
-      problem = !(error instanceof Error) ? String(error) : error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
+      problem = problemOf(error);
+      permanent = error instanceof PermanentDeliveryError;
     }
     const createdAt = asDate(row.created_at)!;
-    if (Date.now() - createdAt.getTime() >= NOTIFY_GIVE_UP_AFTER_MS) {
-      await db.update(notifications).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem }).where(sql`${notifications.id} = ${row.id}`);
-      logger.error({ ...about, problem }, 'delivery given up after 3 days');
+    if (permanent || Date.now() - createdAt.getTime() >= NOTIFY_GIVE_UP_AFTER_MS) {
+      await db.update(notifications).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem }).where(mine);
+      logger.error({ ...about, problem }, permanent ? 'delivery refused for good' : 'delivery given up after 3 days');
       return;
     }
     const delay = retryDelayMs(row.attempts, Math.random, options.firstRetryMs);
+    // the database's clock, the one the claim compares with
     await db
       .update(notifications)
-      .set({ nextAttemptAt: new Date(Date.now() + delay), lockedUntil: null, lastError: problem })
-      .where(sql`${notifications.id} = ${row.id}`);
+      .set({ nextAttemptAt: sql`now() + make_interval(secs => ${delay / 1000})`, lockedUntil: null, lastError: problem })
+      .where(mine);
     logger.warn({ ...about, problem, retryInMs: delay }, 'not delivered; will retry');
   };
 
@@ -193,9 +234,9 @@ export function startOutbox(options: {
       claimed as (
         update ${notifications} n set locked_until = now() + make_interval(secs => ${NOTIFY_LEASE_MS / 1000}::int), attempts = n.attempts + 1
         from due where n.id = due.id
-        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject
+        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject, n.locked_until
       )
-      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject,
+      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until,
         s.kind, s.email, s.received_at, s.body, s.due_at,
         r.outcome, r.outcome_reason, r.extension_reason, r.request_types, r.due_at as record_due_at
       from claimed c join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id`);
@@ -205,6 +246,7 @@ export function startOutbox(options: {
   };
 
   const runOnce = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
     if (running) {
       again = true;
       return running;

@@ -43,7 +43,11 @@ function maxLengthOf(type: TextFieldProps['type'], multiline: boolean): number |
 function checkText(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>, required: boolean) {
   const field = event.currentTarget;
   const problem = field.value === '' ? null : textProblem(field.value, { required, multiline: field instanceof HTMLTextAreaElement });
-  field.setCustomValidity(problem === null ? '' : problem === BLANK ? REQUIRED_MESSAGE : `This field ${problem}.`);
+  // the server counts the NFC form it stores, which a few scripts make longer than what was typed
+  const stored = field.value.normalize('NFC').length;
+  const tooLong = field.maxLength > 0 && stored > field.maxLength ? `is longer than ${field.maxLength} characters once stored` : null;
+  const message = problem ?? tooLong;
+  field.setCustomValidity(message === null ? '' : message === BLANK ? REQUIRED_MESSAGE : `This field ${message}.`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { PRIVACY_REQUEST_MARKERS, PRIVACY_REQUEST_TYPES, TEXT_LIMITS, type InvitePayload } from '#shared/submission';
+import { hasVisibleText } from '#shared/text';
 import { checkedValues, optionalText, requiredText } from './formData';
 
 // The request types live in shared/ because the server's mail names them too.
@@ -54,7 +55,8 @@ export function privacyRequestToInvitePayload(request: PrivacyRequest): InvitePa
     fullName: request.fullName,
     workEmail: request.email,
     roleTitle: PRIVACY_REQUEST_MARKERS.roleTitle,
-    companyName: request.company ?? 'N/A',
+    // an optional company of only invisible characters is no company: the server requires a visible one
+    companyName: request.company !== undefined && hasVisibleText(request.company) ? request.company : 'N/A',
     useCaseDescription: requestBlock(types, request.additionalDetails ?? 'None provided'),
     primaryWorkloads: ['Other'],
     mustHaveCapabilities: [],

@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
-import type { ServerConfig } from '../../server/config.ts';
+import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { MAX_CONCURRENT_SUBMISSIONS, MAX_UPLOADS_PER_CLIENT } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -200,5 +200,43 @@ describe('API answers', () => {
       expect(answer.headers.allow, method).toBe('POST, OPTIONS');
       expectApiHeaders(answer.headers, method);
     }
+  });
+});
+
+describe('configuration that would let a header choose the origin', () => {
+  it('refuses to listen on every interface without being told the public origin', () => {
+    expect(() => readConfig({ HOST: '0.0.0.0' })).toThrow(/set SONDE_PUBLIC_ORIGIN/);
+    expect(() => readConfig({ HOST: '::' })).toThrow(/set SONDE_PUBLIC_ORIGIN/);
+    expect(readConfig({ HOST: '0.0.0.0', SONDE_PUBLIC_ORIGIN: 'https://sonde.dev' }).publicOrigin).toBe('https://sonde.dev');
+    expect(readConfig({ HOST: '0.0.0.0', SONDE_ALLOWED_ORIGINS: 'https://sonde.dev' }).allowedOrigins).toEqual(['https://sonde.dev']);
+    expect(() => readConfig({ SONDE_PUBLIC_ORIGIN: 'https://sonde.dev/path' })).toThrow(/SONDE_PUBLIC_ORIGIN/);
+    expect(() => readConfig({ SONDE_SMTP_URL: 'http://mail.example' })).toThrow(/SONDE_SMTP_URL/);
+    expect(() => readConfig({ SONDE_TEAM_EMAIL: 'not an address' })).toThrow(/SONDE_TEAM_EMAIL/);
+  });
+});
+
+describe('a client that goes away midway', () => {
+  it('is answered 400 and logged at info, chunked or not, never as a server error', async () => {
+    const lines: string[] = [];
+    const server = await startServer(testConfig(distDir), createLogger('info', { write: (line: string) => void lines.push(line) }));
+    running.push(server);
+    for (const chunked of [true, false]) {
+      await new Promise<void>((resolve) => {
+        const req = httpRequest(`${server.url}${SUBMISSIONS_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': '5000' }) },
+        });
+        req.on('error', () => resolve());
+        req.write('{"event":');
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 200);
+      });
+    }
+    await settle();
+    expect(lines.filter((line) => line.includes('"level":50'))).toEqual([]);
+    expect(lines.filter((line) => line.includes('submission body not received whole'))).toHaveLength(2);
+    expect((await submitFrom(server, '127.0.0.1')).status).toBe(201); // no upload place was left taken
   });
 });

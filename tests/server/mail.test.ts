@@ -10,7 +10,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
-import { notifications, submissions } from '../../server/db/schema.ts';
+import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
+import { runRequests } from '../../server/requests.ts';
 import { MAIL_LIMITS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -35,13 +36,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A real SMTP server on `port` that accepts every message (no TLS, no authentication). */
-async function smtpServer(port: number) {
+/** A real SMTP server on `port` that accepts every message (no TLS, no authentication), or refuses every recipient with 550. */
+async function smtpServer(port: number, refuse = false) {
   const received: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refuse) return callback();
+      const error = new Error(`<${address.address}>: Recipient address rejected: User unknown`) as Error & { responseCode: number };
+      error.responseCode = 550;
+      callback(error);
+    },
     onData(stream, session, callback) {
       void simpleParser(stream).then((mail) => {
         received.push({
@@ -151,6 +158,27 @@ describe('mail through a real SMTP server', () => {
     expect(text).toContain('within 45 days of receipt');
     expect(text).not.toContain('Fake');
     expect(text).not.toContain('Please hurry');
+    // 11 CCR §7101: the record keeps when the confirmation went out
+    await until(async () => (await server.database.db.select().from(privacyRecords))[0]?.confirmationSentAt != null);
+  });
+
+  it('gives up at once on a recipient the SMTP server refuses (550), and no address reaches the log or last_error', async () => {
+    const port = await freePort();
+    const smtp = await smtpServer(port, true);
+    cleanup.push(smtp.close);
+    const lines: string[] = [];
+    const config = testConfig(distDir);
+    const server = await startServer(
+      { ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${port}` } },
+      createLogger('info', { write: (line: string) => void lines.push(line) }),
+    );
+    cleanup.push(() => server.stop());
+    await post(server, submissionBody({ workEmail: 'ada.private@example.com' }));
+    await until(async () => (await mailRows(server))[0]?.failedAt != null);
+    const [row] = await mailRows(server);
+    expect(row).toMatchObject({ deliveredAt: null, attempts: 1, lastError: 'PermanentDeliveryError: SMTP 550 after RCPT TO (EENVELOPE)' });
+    expect(lines.join('\n')).toContain('delivery refused for good');
+    expect(lines.join('\n')).not.toMatch(/ada\.private|example\.com/);
   });
 
   it('never echoes the visitor\'s free text to the requester: a name with a URL and <script>, a company, details', async () => {
@@ -207,6 +235,18 @@ describe('mail without an SMTP server', () => {
     const parsed = await simpleParser(raw);
     expect(parsed.subject).toBe('We received your privacy request');
     expect(parsed.text).toContain('Request types: Access/Know, Delete'); // in form order
+    // a file is not mail: the record does not say a confirmation was sent
+    expect((await server.database.db.select().from(privacyRecords))[0]!.confirmationSentAt).toBeNull();
+
+    // erase takes the person's .eml files with their requests
+    const code = await runRequests(['erase', '--email', 'grace@example.com'], {
+      connect: async () => ({ db: server.database.db, via: 'directory', close: async () => {} }),
+      out: () => {},
+      err: () => {},
+      mailDir,
+    });
+    expect(code).toBe(0);
+    expect(await readdir(mailDir)).toEqual([]);
   });
 });
 

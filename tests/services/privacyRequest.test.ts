@@ -32,6 +32,12 @@ describe('privacy request → invite payload (spec §3)', () => {
     expect(payload.useCaseDescription).toBe('CCPA Privacy Rights Request\nRequest types: None selected\nDetails: None provided');
   });
 
+  it("uses 'N/A' for a company of only invisible characters, which the server would refuse as blank", () => {
+    for (const company of ['\u200b', '\u3164', '\u2800\u200d']) {
+      expect(privacyRequestToInvitePayload({ fullName: 'Ada', email: 'ada@example.com', company, requestType: [] }).companyName).toBe('N/A');
+    }
+  });
+
   it('reads the form: trimmed text, blank optional fields left out, checked types in order', () => {
     const data = new FormData();
     data.append('fullName', ' Ada ');

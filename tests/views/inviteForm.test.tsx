@@ -133,6 +133,10 @@ describe('invite form (spec §3, §5)', () => {
     expect(website.validationMessage).toBe('This field contains a control character (U+001B).');
     await user.click(inviteSubmitButton());
     expect(network.submissions()).toEqual([]);
+    // Text that grows under NFC (U+0958 becomes two code units) is measured as the server stores it.
+    await user.clear(fullName);
+    await user.paste('\u0958'.repeat(150));
+    expect(fullName.validationMessage).toBe('This field is longer than 200 characters once stored.');
     // Line breaks and tabs stay allowed in the free text.
     const description = form.getByRole('textbox', { name: /What will you build with Sonde/ }) as HTMLTextAreaElement;
     await user.clear(description);

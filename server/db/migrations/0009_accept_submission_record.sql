@@ -2,13 +2,14 @@
 -- request in the same statement as the request (p_types: its request types, the form's own labels,
 -- read by the server), so no request is ever left unrecorded. Otherwise as in 0007.
 -- Privacy requests stored before this migration get their record here, their types read from the
--- request's text the same way, and a response recorded from `done` (date, who, note; no outcome).
-INSERT INTO privacy_records (id, received_at, request_types, due_at, responded_at, outcome_reason, responded_by)
+-- request's text the same way, and a response recorded from `done` (date and who; no outcome, and not
+-- the note, which may name the person: the record outlives `erase`).
+INSERT INTO privacy_records (id, received_at, request_types, due_at, responded_at, responded_by)
   SELECT s.id, s.received_at,
     array(SELECT k.t FROM unnest(array['Access/Know', 'Delete', 'Correct', 'Opt-Out', 'Data Portability', 'Other']) WITH ORDINALITY AS k(t, n)
           WHERE k.t = any(string_to_array(substring(s.body->'data'->>'useCaseDescription' FROM 'Request types: ([^\n]*)'), ', '))
           ORDER BY k.n),
-    s.due_at, s.handled_at, s.handled_note, s.handled_by
+    s.due_at, s.handled_at, s.handled_by
   FROM submissions s WHERE s.kind = 'privacy'
   ON CONFLICT (id) DO NOTHING;
 --> statement-breakpoint
