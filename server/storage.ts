@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './db/database.ts';
-import { erasures, notifications, privacyRecords, submissions } from './db/schema.ts';
+import { erasures, mailQuota, notifications, privacyRecords, submissions } from './db/schema.ts';
 import { MAIL_LIMITS } from './limits.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
@@ -87,7 +87,7 @@ function acceptStatement(db: Db) {
 
 /**
  * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/migrations/0009_accept_submission_record.sql),
+ * order, to the database function `accept_submission` (server/db/migrations/0011_accept_submission_quota.sql),
  * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count
@@ -208,7 +208,8 @@ export async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: s
 export async function eraseSubject(db: Db, email: string): Promise<number> {
   const normalized = email.trim().toLowerCase();
   const result = await db.execute(sql`
-    with gone as (delete from ${submissions} where email = ${normalized}::text returning 1)
+    with gone as (delete from ${submissions} where email = ${normalized}::text returning 1),
+    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(normalized)}::text)
     insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(normalized)}::text, count(*)::int from gone
     returning submissions`);
   return Number(rowsOf<{ submissions: number }>(result)[0]?.submissions ?? 0);
@@ -233,6 +234,8 @@ export async function purgeExpired(
   const deliveries = await db.select({ id: notifications.id }).from(notifications).innerJoin(submissions, eq(submissions.id, notifications.submissionId)).where(expired);
   const gone = await db.delete(submissions).where(expired).returning({ kind: submissions.kind });
   // The records of 11 CCR §7101 outlive an erased request, not the 24 months.
+  // what the per-address mail limits count is of no use after a day
+  await db.delete(mailQuota).where(lt(mailQuota.sentAt, sql`${now.toISOString()}::timestamptz - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`));
   const records = await db
     .delete(privacyRecords)
     .where(lt(privacyRecords.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths)))

@@ -146,3 +146,19 @@ export const privacyRecords = pgTable(
     index('privacy_records_received').on(table.receivedAt),
   ],
 );
+
+/**
+ * What the per-address mail limits count (`MAIL_LIMITS`, server/limits.ts): one row per mail to a
+ * requester put in the outbox, by a SHA-256 of the lower-cased address, so the check reads at most a
+ * limit's worth of rows however many requests one address sends. Older than a day it is of no use:
+ * `purge` deletes it; `erase` deletes a person's rows.
+ */
+export const mailQuota = pgTable(
+  'mail_quota',
+  {
+    emailSha256: text('email_sha256').notNull(),
+    message: text('message').$type<MailMessage>().notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('mail_quota_recent').on(table.emailSha256, table.message, table.sentAt)],
+);

@@ -10,12 +10,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
-import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
+import { mailQuota, notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { runRequests } from '../../server/requests.ts';
 import { MAIL_LIMITS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { acceptSubmission } from '../../server/storage.ts';
+import { acceptSubmission, eraseSubject, purgeExpired, sha256Hex } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -267,7 +267,7 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
   const count = async (message: string) =>
     (await database.db.select().from(notifications).where(sql`${notifications.message} = ${message}`)).length;
   const age = (message: string, ms: number) =>
-    database.db.execute(sql`update notifications set created_at = now() - make_interval(secs => ${ms / 1000}) where message = ${message}`);
+    database.db.execute(sql`update mail_quota set sent_at = now() - make_interval(secs => ${ms / 1000}) where message = ${message}`);
 
   it(`acknowledges one invite request per address per 24 h (any case); every request is stored and told to the team`, async () => {
     database = await engine.open();
@@ -284,6 +284,13 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     expect(await count('invite-acknowledgment')).toBe(2);
     await store(submissionBody({ workEmail: 'grace@example.com' })); // another address
     expect(await count('invite-acknowledgment')).toBe(3);
+    // erase takes what the limits counted of that person; purge what is older than the window
+    const quota = async () => (await database.db.select().from(mailQuota)).map((q) => q.emailSha256);
+    expect(await quota()).toContain(sha256Hex('ada@example.com'));
+    await eraseSubject(database.db, 'ADA@example.com');
+    expect(await quota()).not.toContain(sha256Hex('ada@example.com'));
+    await purgeExpired(database.db, new Date(Date.now() + MAIL_LIMITS.windowMs + 1_000));
+    expect(await quota()).toEqual([]);
   });
 
   it(`confirms every privacy request, up to ${MAIL_LIMITS.privacyPerWindow} per address per 24 h`, async () => {
