@@ -12,8 +12,7 @@ import { notifications, privacyRecords, submissions } from '../../server/db/sche
 import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/main.ts';
 import { runRequests } from '../../server/requests.ts';
-import { acceptSubmission } from '../../server/storage.ts';
-import { testEngines } from '../support/database.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
@@ -47,18 +46,7 @@ function privacyRequest(types: string, email = 'grace@example.com'): SubmissionB
 describe.each(testEngines())('respond, extend, show and erase on $name', (engine) => {
   let database: Database;
   const { io, run } = cli(() => database);
-  const store = async (body: SubmissionBody) => {
-    const outcome = await acceptSubmission(database.db, {
-      body,
-      idempotencyKey: null,
-      clientIp: `198.51.100.${Math.floor(Math.random() * 250)}`,
-      limitPerWindow: 1000,
-      windowMs: 60_000,
-      mail: { requester: true, team: false },
-    });
-    if (outcome.status !== 'stored') throw new Error(outcome.status);
-    return outcome.id;
-  };
+  const store = (body: SubmissionBody) => storeSubmission(database.db, body, { mail: { requester: true, team: false } });
   const record = async (id: string) => (await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id)))[0]!;
   const mails = async (id: string) =>
     (await database.db.select().from(notifications).where(eq(notifications.submissionId, id))).map((n) => ({ message: n.message, attachSubject: n.attachSubject }));

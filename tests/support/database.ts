@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
+import type { SubmissionBody } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
+import { acceptSubmission, type AcceptSettings } from '../../server/storage.ts';
 
 /** A database engine the server runs on, and how to open a fresh, empty one of it for a test. */
 export interface TestEngine {
@@ -48,4 +50,27 @@ export function testEngines(): TestEngine[] {
     });
   }
   return engines;
+}
+
+/**
+ * Stores a submission as `POST /api/submissions` would, from a client address of its own (so the rate
+ * limit never counts), with the deliveries `settings` asks for.
+ * @returns the stored submission's id
+ * @throws Error naming the outcome when it was not stored (replayed, limited…)
+ */
+export async function storeSubmission(
+  db: Database['db'],
+  body: SubmissionBody,
+  settings: Pick<AcceptSettings, 'notify' | 'mail'> = {},
+): Promise<string> {
+  const outcome = await acceptSubmission(db, {
+    body,
+    idempotencyKey: null,
+    clientIp: `198.51.100.${Math.floor(Math.random() * 250)}`,
+    limitPerWindow: 1000,
+    windowMs: 60_000,
+    ...settings,
+  });
+  if (outcome.status !== 'stored') throw new Error(outcome.status);
+  return outcome.id;
 }
