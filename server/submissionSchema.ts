@@ -20,9 +20,8 @@ const text = (max: number, rule: TextRuleOptions = {}) =>
       }),
   );
 
-const oneLine = (max: number) => text(max);
 const requiredLine = (max: number) => text(max, { required: true });
-const shortText = oneLine(TEXT_LIMITS.short);
+const shortText = text(TEXT_LIMITS.short);
 /** Checkbox groups send option labels; a list of at most 20 short strings. */
 const optionList = z.array(requiredLine(TEXT_LIMITS.short)).max(20, 'has more than 20 entries');
 
@@ -57,9 +56,9 @@ export const submissionBodySchema = z.object({
     submittedAt: z.iso.datetime({ offset: true }),
     clientIP: z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address, or null').nullable(),
     browserId: requiredLine(TEXT_LIMITS.short),
-    userAgent: oneLine(1000),
-    browserLanguage: oneLine(100),
-    timezone: oneLine(100),
+    userAgent: text(1000),
+    browserLanguage: text(100),
+    timezone: text(100),
     screenResolution: z.string().regex(/^\d{1,5}x\d{1,5}$/, 'must read WIDTHxHEIGHT'),
   }),
 }) satisfies z.ZodType<SubmissionBody>;

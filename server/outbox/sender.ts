@@ -105,7 +105,8 @@ type Claimed = {
   outcome: string | null;
   outcome_reason: string | null;
   extension_reason: string | null;
-  request_types: string[] | string | null;
+  /** as JSON, which both drivers parse: a raw `text[]` comes back from PGlite as its literal `{a,b}` */
+  request_types: string[] | null;
   record_due_at: Date | string | null;
   received_at: Date | string;
   body: SubmissionBody | string;
@@ -114,13 +115,6 @@ type Claimed = {
 
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
-/** A `text[]` as a driver returns it: an array (postgres.js) or PostgreSQL's literal `{a,"b c"}` (PGlite through a raw query). */
-function parseTextArray(value: string[] | string): string[] {
-  if (Array.isArray(value)) return value;
-  const inner = value.replace(/^\{|\}$/g, '');
-  if (inner === '') return [];
-  return [...inner.matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!));
-}
 
 /** The running outbox sender: `kick()` after a new submission, `stop()` on shutdown. */
 export interface Outbox {
@@ -170,7 +164,7 @@ export function startOutbox(options: {
               outcome: row.outcome,
               outcomeReason: row.outcome_reason,
               extensionReason: row.extension_reason,
-              requestTypes: parseTextArray(row.request_types),
+              requestTypes: row.request_types,
             },
       attempts: row.attempts,
       submissionId: row.submission_id,
@@ -238,7 +232,7 @@ export function startOutbox(options: {
       )
       select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until,
         s.kind, s.email, s.received_at, s.body, s.due_at,
-        r.outcome, r.outcome_reason, r.extension_reason, r.request_types, r.due_at as record_due_at
+        r.outcome, r.outcome_reason, r.extension_reason, array_to_json(r.request_types) as request_types, r.due_at as record_due_at
       from claimed c join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id`);
     const rows = rowsOf<Claimed>(result);
     await Promise.all(rows.map((row) => send(row).catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'outbox bookkeeping failed'))));

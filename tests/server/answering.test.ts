@@ -1,10 +1,7 @@
 // @vitest-environment node
 // Answering privacy requests by the book (11 CCR §7021, §7022, §7024, §7101): `respond`, `extend`,
 // the history `show` prints, the record that outlives `erase`, and the mail each action sends.
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
@@ -13,6 +10,7 @@ import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/main.ts';
 import { runRequests } from '../../server/requests.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
+import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
@@ -155,45 +153,17 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
   });
 });
 
-/** A free port on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 describe('the mail of respond and extend, through a real SMTP server', () => {
-  const received: ParsedMail[] = [];
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof smtpServer>>;
   let smtpPort: number;
+  const received = () => smtp.received.map((r) => r.mail);
   beforeAll(async () => {
     smtpPort = await freePort();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, callback) {
-        void simpleParser(stream).then((mail) => {
-          received.push(mail);
-          callback();
-        }, callback);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+    smtp = await smtpServer(smtpPort);
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
-
-  async function until(check: () => boolean, timeoutMs = 15_000) {
-    const end = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > end) throw new Error('timed out waiting');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
 
   it('respond --attach-subject mails the outcome with the JSON; extend mails the notice with the new date and the reason', async () => {
     const config = testConfig(await writeStandInSite());
@@ -206,14 +176,14 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
       };
       const know = await post(privacyRequest('Access/Know, Data Portability', 'lin@example.com'));
       const slow = await post(privacyRequest('Delete', 'mo@example.com'));
-      await until(() => received.length === 2); // the two confirmations
+      await until(() => smtp.received.length === 2); // the two confirmations
 
       await server.database.db.update(privacyRecords).set({ verifiedAt: new Date() }).where(eq(privacyRecords.id, know));
       expect(await run(['respond', know, '--outcome', 'complied', '--attach-subject'])).toBe(0);
       expect(await run(['extend', slow, '--reason', 'Our backups take two weeks to search.'])).toBe(0);
-      await until(() => received.length === 4);
+      await until(() => smtp.received.length === 4);
 
-      const outcome = received.find((m) => m.subject === 'Our answer to your privacy request')!;
+      const outcome = received().find((m) => m.subject === 'Our answer to your privacy request')!;
       expect(outcome.to && !Array.isArray(outcome.to) ? outcome.to.text : '').toBe('lin@example.com');
       expect(outcome.text).toContain('We have done what you asked.');
       expect(outcome.attachments).toHaveLength(1);
@@ -222,7 +192,7 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
       expect(data.email).toBe('lin@example.com');
       expect(data.requests.map((r) => r.id)).toEqual([know]);
 
-      const notice = received.find((m) => m.subject === 'We need more time to answer your privacy request')!;
+      const notice = received().find((m) => m.subject === 'We need more time to answer your privacy request')!;
       const [rec] = await server.database.db.select().from(privacyRecords).where(eq(privacyRecords.id, slow));
       const long = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(rec!.dueAt);
       expect(notice.text).toContain(`We will answer by ${long}`);

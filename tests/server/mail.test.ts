@@ -2,10 +2,8 @@
 // Mail to requesters and the team, through the outbox, to a real SMTP server in this process
 // (smtp-server), or as .eml files when no SMTP server is set.
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
@@ -17,60 +15,9 @@ import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { eraseSubject, purgeExpired, sha256Hex } from '../../server/storage.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
+import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
-
-/** A message as the SMTP server received it: the envelope, and the parsed message. */
-interface Received {
-  from: string;
-  to: string[];
-  mail: ParsedMail;
-}
-
-/** A free port on 127.0.0.1, closed again: something can listen on it later. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-/** A real SMTP server on `port` that accepts every message (no TLS, no authentication), or refuses every recipient with 550. */
-async function smtpServer(port: number, refuse = false) {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (!refuse) return callback();
-      const error = new Error(`<${address.address}>: Recipient address rejected: User unknown`) as Error & { responseCode: number };
-      error.responseCode = 550;
-      callback(error);
-    },
-    onData(stream, session, callback) {
-      void simpleParser(stream).then((mail) => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          mail,
-        });
-        callback();
-      }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 let distDir: string;
 const cleanup: Array<() => Promise<void>> = [];

@@ -15,6 +15,7 @@ import { retryDelayMs, startOutbox } from '../../server/outbox/sender.ts';
 import { escapeSlackText, notificationText, webhookChannel } from '../../server/outbox/webhook.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
+import { until } from '../support/mailServer.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -38,13 +39,6 @@ async function receiver(statuses: number[] = [], delayMs = 0) {
   return { url: `http://127.0.0.1:${port}/hook`, port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('the announcement and its back-off', () => {
   it('announces an invite request with name, role, company and volume, and a privacy request with its types and due date', () => {
