@@ -3,7 +3,10 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { rateLimiter } from 'hono-rate-limiter';
+import { z } from 'zod';
 import { MAX_BODY_BYTES, SUBMISSIONS_PATH } from '#shared/submission';
+import { UNKNOWN_LINK_ERROR, VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, type VerificationAnswer } from '#shared/verification';
 import type { Database } from './db/database.ts';
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -12,12 +15,15 @@ import {
   MAX_CONCURRENT_SUBMISSIONS,
   MAX_UPLOADS_PER_CLIENT,
   RATE_LIMIT_WINDOW_MS,
+  VERIFICATION_BODY_MAX_BYTES,
+  VERIFICATION_CALLS_PER_MINUTE,
 } from './limits.ts';
 import type { Logger } from './logger.ts';
 import { mountSite } from './site.ts';
 import { createSubmissionWriter } from './groupCommit.ts';
 import { sqlStateOf } from './storage.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
+import { confirmVerification, lookUpVerification } from './verification.ts';
 
 /** What {@link createApp} needs. Everything but `database` and `logger` has a default. */
 export interface AppOptions {
@@ -69,6 +75,11 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i
  *   `Idempotency-Key` with another body; 429 with `Retry-After`; 503 when too many are in flight;
  *   500 `{ error: 'Submission could not be stored' }` when the database fails. 405 for any method but
  *   POST and OPTIONS.
+ * - `POST /api/privacy-requests/verify/lookup` and `POST /api/privacy-requests/verify` (issue #27, 11
+ *   CCR §7060): `{ token }` of a verification link → 200 {@link VerificationAnswer} (the look-up changes
+ *   nothing; the confirmation records the verification); 404 for a link unknown, expired or of an
+ *   answered request; 400, 403, 413 over {@link VERIFICATION_BODY_MAX_BYTES}, 415; 429 past
+ *   {@link VERIFICATION_CALLS_PER_MINUTE} per client IP; 500 when the database fails.
  * - `GET /api/health`: 200 `{ status: 'ok', database: 'ok' }`, or 503 when the database does not answer.
  * - the prerendered site (server/site.ts), when `site` is given.
  * Every `/api/*` answer carries `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`.
@@ -159,21 +170,21 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const originGuard: MiddlewareHandler = async (c, next) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && !isAllowedOrigin(origin)) {
-      logger.info({ status: 403 }, 'submission refused: origin not allowed');
+      logger.info({ status: 403, path: c.req.path }, 'request refused: origin not allowed');
       return problem(c, 403, 'Origin not allowed');
     }
     await next();
   };
-  app.use(SUBMISSIONS_PATH, originGuard);
-  app.use(
-    SUBMISSIONS_PATH,
-    cors({
-      origin: (origin) => (isAllowedOrigin(origin) ? origin : null),
-      allowMethods: ['POST'],
-      allowHeaders: ['content-type', 'idempotency-key'],
-      maxAge: 600,
-    }),
-  );
+  const allowOrigins = cors({
+    origin: (origin) => (isAllowedOrigin(origin) ? origin : null),
+    allowMethods: ['POST'],
+    allowHeaders: ['content-type', 'idempotency-key'],
+    maxAge: 600,
+  });
+  for (const path of [SUBMISSIONS_PATH, VERIFICATION_LOOKUP_PATH, VERIFICATION_CONFIRM_PATH]) {
+    app.use(path, originGuard);
+    app.use(path, allowOrigins);
+  }
 
   const tooLarge = (c: Context) => problem(c, 413, `Body is larger than ${MAX_BODY_BYTES} bytes`);
   const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
@@ -303,10 +314,61 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       }
     },
   );
-  app.all(SUBMISSIONS_PATH, (c) => {
-    c.header('Allow', 'POST, OPTIONS');
-    return problem(c, 405, 'Use POST');
+
+  // The verification link of a privacy request (issue #27): a look-up that changes nothing, and the
+  // confirmation. Both only by POST, the token in the body, never in a URL.
+  const verificationLimit = rateLimiter<AppEnv>({
+    windowMs: 60_000,
+    limit: VERIFICATION_CALLS_PER_MINUTE,
+    keyGenerator: (c) => clientIp(c),
+    handler: (c) => {
+      logger.info({ status: 429 }, 'verification refused: rate limit');
+      return problem(c, 429, 'Too many attempts from your address; try again in a minute');
+    },
   });
+  const verificationBody = bodyLimit({
+    maxSize: VERIFICATION_BODY_MAX_BYTES,
+    onError: (c) => problem(c, 413, `Body is larger than ${VERIFICATION_BODY_MAX_BYTES} bytes`),
+  });
+  const tokenBody = z.object({ token: z.string() });
+  const verificationRoute =
+    (work: (token: string) => Promise<VerificationAnswer | null>, what: string) =>
+    async (c: Context<AppEnv>) => {
+      if (!JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) return problem(c, 415, 'Content-Type must be application/json');
+      let raw: string;
+      try {
+        raw = await c.req.text();
+      } catch (error) {
+        logger.info({ err: error }, 'verification body not received whole');
+        return problem(c, 400, 'Body was not received whole');
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        return problem(c, 400, 'Body is not valid JSON');
+      }
+      const body = tokenBody.safeParse(parsed);
+      if (!body.success) return problem(c, 400, 'Body must be { "token": string }');
+      try {
+        const answer = await work(body.data.token);
+        if (!answer) return c.json({ error: UNKNOWN_LINK_ERROR }, 404);
+        if (answer.status === 'confirmed') logger.info({ status: 200 }, 'privacy request verified by its link');
+        return c.json(answer, 200);
+      } catch (error) {
+        logger.error({ err: error }, `verification ${what} failed`);
+        return problem(c, 500, 'The link could not be checked; try again');
+      }
+    };
+  app.post(VERIFICATION_LOOKUP_PATH, verificationLimit, verificationBody, verificationRoute((token) => lookUpVerification(database.db, token), 'look-up'));
+  app.post(VERIFICATION_CONFIRM_PATH, verificationLimit, verificationBody, verificationRoute((token) => confirmVerification(database.db, token), 'confirmation'));
+
+  for (const path of [SUBMISSIONS_PATH, VERIFICATION_LOOKUP_PATH, VERIFICATION_CONFIRM_PATH]) {
+    app.all(path, (c) => {
+      c.header('Allow', 'POST, OPTIONS');
+      return problem(c, 405, 'Use POST');
+    });
+  }
   app.all('/api/*', (c) => c.json({ error: 'Not found' }, 404));
 
   if (options.site) mountSite(app, options.site);

@@ -41,6 +41,19 @@ export const MAX_CONCURRENT_SUBMISSIONS = 64;
  */
 export const MAX_UPLOADS_PER_CLIENT = 8;
 
+/**
+ * Largest body of the verification calls (`POST /api/privacy-requests/verify[/lookup]`), in bytes: a
+ * token's body is about 55; more is refused 413 before it is read.
+ */
+export const VERIFICATION_BODY_MAX_BYTES = 1_024;
+
+/**
+ * Verification calls per client IP per minute, on one server, before 429 with `Retry-After`. A
+ * requester makes two (look-up, confirm), a few more on a flaky network; a token of 32 random bytes
+ * cannot be guessed at any rate, so this only keeps one client from loading the database.
+ */
+export const VERIFICATION_CALLS_PER_MINUTE = 30;
+
 /** `GET /api/health` reports the database unreachable when a `select 1` takes longer, in ms. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 

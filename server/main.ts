@@ -18,6 +18,7 @@ import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
 import { purgeExpired, subjectExport } from './storage.ts';
+import { issueVerificationToken } from './verification.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
 export interface RunningServer {
@@ -44,7 +45,12 @@ export async function startServer(
   const database = options.database ?? (await openDatabase(config.database, { shareOnSocket: true, warn: (message) => logger.warn(message) }));
   let listeningPort = config.port; // PORT=0: known once listening, before any request
   const publicOrigin = () => publicOriginOf(config, listeningPort);
-  const channels: Channel[] = [mailChannel(config.mail, publicOrigin, (email) => subjectExport(database.db, email))];
+  const channels: Channel[] = [mailChannel(
+    config.mail,
+    publicOrigin,
+    (email) => subjectExport(database.db, email),
+    (requestId) => issueVerificationToken(database.db, requestId),
+  )];
   if (config.notifyWebhookUrl) channels.push(webhookChannel(config.notifyWebhookUrl));
   const outbox = startOutbox({ db: database.db, channels, logger });
   const app = createApp({

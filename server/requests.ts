@@ -18,7 +18,7 @@ import { readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, PGLITE_SOCKET_FILE, rowsOf, type Db } from './db/database.ts';
 import { RETENTION } from '#shared/policy';
 import * as schema from './db/schema.ts';
-import { notifications, privacyRecords, submissions, type PrivacyOutcome } from './db/schema.ts';
+import { notifications, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from './db/schema.ts';
 import { removeMailFiles } from './outbox/mail.ts';
 import { deliveryIdsOf, eraseSubject, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
 
@@ -105,7 +105,7 @@ function historyOf(record: PrivacyRecord): Array<Record<string, string>> {
     { event: 'received', at: at(record.receivedAt), how: record.method, types: record.requestTypes.join(', ') },
   ];
   if (record.confirmationSentAt) events.push({ event: 'confirmation sent', at: at(record.confirmationSentAt) });
-  if (record.verifiedAt) events.push({ event: 'verified', at: at(record.verifiedAt) });
+  if (record.verifiedAt) events.push({ event: 'verified', at: at(record.verifiedAt), how: record.verifiedBy === 'link' ? 'verification link' : 'recorded by the team' });
   if (record.extendedAt) events.push({ event: 'extended', at: at(record.extendedAt), dueAt: at(record.dueAt), reason: record.extensionReason ?? '' });
   if (record.respondedAt) {
     events.push({ event: 'responded', at: at(record.respondedAt), outcome: record.outcome ?? '', reason: record.outcomeReason ?? '', by: record.respondedBy ?? '' });
@@ -397,6 +397,9 @@ export function requestsProgram(io: {
             where id = ${id} and responded_at is null
             returning id
           ),
+          spent as (
+            delete from ${privacyVerifications} where request_id in (select id from answered)
+          ),
           handled as (
             update ${submissions} set handled_at = ${now.toISOString()}::timestamptz, handled_by = ${by},
               handled_note = ${`${options.outcome}${options.reason ? `: ${options.reason}` : ''}`}
@@ -420,7 +423,12 @@ export function requestsProgram(io: {
       const message = await withDb(async (db) => {
         const { record } = await findPrivacy(db, id);
         if (record.verifiedAt) return `request ${id} was already verified on ${record.verifiedAt.toISOString()}`;
-        await db.update(privacyRecords).set({ verifiedAt: io.now() }).where(and(eq(privacyRecords.id, id), isNull(privacyRecords.verifiedAt)));
+        await db
+          .update(privacyRecords)
+          .set({ verifiedAt: io.now(), verifiedBy: 'team' })
+          .where(and(eq(privacyRecords.id, id), isNull(privacyRecords.verifiedAt)));
+        // the links of its confirmation now say it is already confirmed
+        await db.update(privacyVerifications).set({ usedAt: io.now() }).where(and(eq(privacyVerifications.requestId, id), isNull(privacyVerifications.usedAt)));
         return `request ${id} verified`;
       });
       io.out(message);
@@ -500,7 +508,8 @@ export function requestsProgram(io: {
       if (io.mailDir) await removeMailFiles(io.mailDir, gone.deliveryIds);
       io.out(
         `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months, ` +
-          `${gone.privacy} privacy request(s) and ${gone.records} privacy record(s) older than ${RETENTION.privacyRequestRecordMonths} months`,
+          `${gone.privacy} privacy request(s) and ${gone.records} privacy record(s) older than ${RETENTION.privacyRequestRecordMonths} months, ` +
+          `${gone.verificationLinks} verification link(s) of requests answered or past due`,
       );
     });
 

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './db/database.ts';
-import { erasures, mailQuota, notifications, privacyRecords, submissions } from './db/schema.ts';
+import { erasures, mailQuota, notifications, privacyRecords, privacyVerifications, submissions } from './db/schema.ts';
 import { MAIL_LIMITS } from './limits.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
@@ -218,13 +218,13 @@ export async function eraseSubject(db: Db, email: string): Promise<number> {
 /**
  * Deletes what the privacy policy's retention periods have passed at `now` (src/content/privacyPolicy.ts,
  * shared/policy.ts): invite requests received more than 18 months before, privacy-request records more
- * than 24 months before.
+ * than 24 months before; and the verification links of privacy requests answered or past due.
  * @returns how many of each were deleted
  */
 export async function purgeExpired(
   db: Db,
   now: Date,
-): Promise<{ invite: number; privacy: number; records: number; deliveryIds: string[] }> {
+): Promise<{ invite: number; privacy: number; records: number; verificationLinks: number; deliveryIds: string[] }> {
   const monthsBefore = (months: number) => sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`;
   const expired = or(
     and(eq(submissions.kind, 'invite'), lt(submissions.receivedAt, monthsBefore(RETENTION.applicationMonths))),
@@ -236,6 +236,11 @@ export async function purgeExpired(
   // The records of 11 CCR §7101 outlive an erased request, not the 24 months.
   // what the per-address mail limits count is of no use after a day
   await db.delete(mailQuota).where(lt(mailQuota.sentAt, sql`${now.toISOString()}::timestamptz - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`));
+  // verification links that can no longer confirm anything: their request answered, or past its due date
+  const spent = await db.execute(sql`
+    delete from ${privacyVerifications} v using ${privacyRecords} r
+    where r.id = v.request_id and (r.responded_at is not null or r.due_at <= ${now.toISOString()}::timestamptz)
+    returning v.token_sha256`);
   const records = await db
     .delete(privacyRecords)
     .where(lt(privacyRecords.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths)))
@@ -244,6 +249,7 @@ export async function purgeExpired(
     invite: gone.filter((r) => r.kind === 'invite').length,
     privacy: gone.filter((r) => r.kind === 'privacy').length,
     records: records.length,
+    verificationLinks: rowsOf(spent).length,
     deliveryIds: deliveries.map((d) => d.id),
   };
 }

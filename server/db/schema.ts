@@ -131,6 +131,8 @@ export const privacyRecords = pgTable(
     confirmationSentAt: timestamp('confirmation_sent_at', { withTimezone: true }),
     /** when the requester confirmed it was them (§7060, §7062) */
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** how: `link` (the confirmation's verification link, `/privacy-request/verify`) or `team` (`requests verify`, e.g. after a reply) */
+    verifiedBy: text('verified_by').$type<VerificationMethod>(),
     /** the one extension of §7021(b): when, and the reason the requester was told */
     extendedAt: timestamp('extended_at', { withTimezone: true }),
     extensionReason: text('extension_reason'),
@@ -141,10 +143,36 @@ export const privacyRecords = pgTable(
     respondedBy: text('responded_by'),
   },
   (table) => [
+    check('privacy_records_verified_by', sql`(${table.verifiedAt} is null) = (${table.verifiedBy} is null) and (${table.verifiedBy} is null or ${table.verifiedBy} in ('link', 'team'))`),
     check('privacy_records_outcome', sql`${table.outcome} is null or ${table.outcome} in ('complied', 'denied', 'partly')`),
     check('privacy_records_denial_reason', sql`${table.outcome} is null or ${table.outcome} = 'complied' or ${table.outcomeReason} is not null`),
     index('privacy_records_received').on(table.receivedAt),
   ],
+);
+
+/** How a privacy request's identity was confirmed (11 CCR §7060): by its verification link, or recorded by the team. */
+export type VerificationMethod = 'link' | 'team';
+
+/**
+ * The verification links of privacy requests (11 CCR §7060, §7062; issue #27): one row per link mailed
+ * in a confirmation of receipt, holding only the SHA-256 of its token (32 random bytes), never the
+ * token. A link confirms its request once (`used_at`, which also lets a second opening say so); it is
+ * good until the request's due date (`privacy_records.due_at`) and not after the response. `purge` deletes
+ * the rows of requests past due or answered; erasing the request deletes its rows.
+ */
+export const privacyVerifications = pgTable(
+  'privacy_verifications',
+  {
+    /** SHA-256 of the token, hex */
+    tokenSha256: text('token_sha256').primaryKey(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** when a link of the request confirmed it: every link of the request is used from then */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('privacy_verifications_request').on(table.requestId)],
 );
 
 /**

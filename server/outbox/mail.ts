@@ -1,7 +1,8 @@
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { privacyRequestTypesOf } from '#shared/submission';
+import { privacyRequestTypesOf, VERIFIED_REQUEST_TYPES } from '#shared/submission';
+import { verificationLink } from '#shared/verification';
 import { MAIL_TIMEOUT_MS } from '../limits.ts';
 import { inviteAcknowledgment } from './messages/inviteAcknowledgment.ts';
 import type { MailContent } from './messages/layout.ts';
@@ -37,10 +38,11 @@ export interface ComposedMail extends MailContent {
 /**
  * The message of one outbox row, from its template (server/outbox/messages/): to the requester (an
  * invite request's acknowledgment, a privacy request's confirmation), or to the team.
+ * @param verificationLink - a privacy confirmation's link to `/privacy-request/verify` (null: none)
  * @throws Error when the row names a message this server does not know, or the team's message has no
  *   `SONDE_TEAM_EMAIL` to go to (the row waits and is retried, so configuring it delivers it)
  */
-export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl: string): ComposedMail {
+export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl: string, verificationLink: string | null = null): ComposedMail {
   const facts = { receivedAt: delivery.receivedAt, dueAt: delivery.dueAt, siteUrl, privacyEmail: settings.privacyEmail };
   const requester = delivery.body.data.workEmail;
   switch (delivery.message) {
@@ -50,7 +52,7 @@ export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl:
       return {
         to: requester,
         replyTo: settings.privacyEmail,
-        ...privacyConfirmation({ ...facts, types: privacyRequestTypesOf(delivery.body.data.useCaseDescription) }),
+        ...privacyConfirmation({ ...facts, types: privacyRequestTypesOf(delivery.body.data.useCaseDescription), verificationLink }),
       };
     case 'privacy-outcome': {
       const record = delivery.record;
@@ -92,8 +94,16 @@ function domainOf(address: string): string {
  * @param siteUrl - the site's public origin, for the links in the messages
  * @param subjectOf - everything stored about one person (server/storage.ts `subjectExport`), read when
  *   a response carries it as an attachment: at send time, so it is what is stored then
+ * @param issueToken - a new verification token for a privacy request, or null when it needs none
+ *   (server/verification.ts `issueVerificationToken`): each confirmation of a request that needs its
+ *   requester's identity confirmed carries a link with one
  */
-export function mailChannel(settings: MailSettings, siteUrl: () => string, subjectOf: (email: string) => Promise<unknown>): Channel {
+export function mailChannel(
+  settings: MailSettings,
+  siteUrl: () => string,
+  subjectOf: (email: string) => Promise<unknown>,
+  issueToken: (requestId: string) => Promise<string | null>,
+): Channel {
   const transport = settings.smtpUrl
     ? nodemailer.createTransport({
         url: settings.smtpUrl,
@@ -106,7 +116,11 @@ export function mailChannel(settings: MailSettings, siteUrl: () => string, subje
   return {
     name: 'mail',
     async deliver(delivery) {
-      const mail = composeMail(delivery, settings, siteUrl());
+      const needsLink =
+        delivery.message === 'privacy-confirmation' &&
+        privacyRequestTypesOf(delivery.body.data.useCaseDescription).some((type) => VERIFIED_REQUEST_TYPES.includes(type));
+      const token = needsLink ? await issueToken(delivery.submissionId) : null;
+      const mail = composeMail(delivery, settings, siteUrl(), token === null ? null : verificationLink(siteUrl(), token));
       const info = (await transport.sendMail({
         from: settings.from,
         to: mail.to,

@@ -121,7 +121,7 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
   it('lists each privacy request\'s verification state; an opt-out alone needs none', async () => {
     const optOut = await store(privacyRequest('Opt-Out', 'opt@example.com'));
     const del = await store(privacyRequest('Delete', 'del@example.com'));
-    await database.db.update(privacyRecords).set({ verifiedAt: new Date() }).where(eq(privacyRecords.id, del));
+    await database.db.update(privacyRecords).set({ verifiedAt: new Date(), verifiedBy: 'team' }).where(eq(privacyRecords.id, del));
     const know = await store(privacyRequest('Access/Know', 'know@example.com'));
     expect(await run(['list', '--json', '--kind', 'privacy'])).toBe(0);
     const listed = JSON.parse(io.out[0]!) as Array<{ id: string; verification: string }>;
@@ -130,7 +130,7 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
 
   it('shows the whole history; after erase, the record of 11 CCR §7101 is kept and shown, with nothing personal', async () => {
     const id = await store(privacyRequest('Delete', 'Ada@Example.com'));
-    await database.db.update(privacyRecords).set({ confirmationSentAt: new Date(), verifiedAt: new Date() }).where(eq(privacyRecords.id, id));
+    await database.db.update(privacyRecords).set({ confirmationSentAt: new Date(), verifiedAt: new Date(), verifiedBy: 'team' }).where(eq(privacyRecords.id, id));
     expect(await run(['extend', id, '--reason', 'Backups are being searched.'])).toBe(0);
     expect(await run(['respond', id, '--outcome', 'complied'])).toBe(0);
     expect(await run(['show', id])).toBe(0);
@@ -178,7 +178,7 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
       const slow = await post(privacyRequest('Delete', 'mo@example.com'));
       await until(() => smtp.received.length === 2); // the two confirmations
 
-      await server.database.db.update(privacyRecords).set({ verifiedAt: new Date() }).where(eq(privacyRecords.id, know));
+      await server.database.db.update(privacyRecords).set({ verifiedAt: new Date(), verifiedBy: 'team' }).where(eq(privacyRecords.id, know));
       expect(await run(['respond', know, '--outcome', 'complied', '--attach-subject'])).toBe(0);
       expect(await run(['extend', slow, '--reason', 'Our backups take two weeks to search.'])).toBe(0);
       await until(() => smtp.received.length === 4);

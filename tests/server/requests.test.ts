@@ -293,7 +293,7 @@ describe.each(testEngines())('privacy rights with npm run requests on $name', (e
     const youngPrivacy = await store(privacyRequestBody(), monthsBefore(19));
 
     expect(await run(['purge'], now)).toBe(0);
-    expect(out[0]).toBe('purged 1 invite request(s) older than 18 months, 1 privacy request(s) and 1 privacy record(s) older than 24 months');
+    expect(out[0]).toBe('purged 1 invite request(s) older than 18 months, 1 privacy request(s) and 1 privacy record(s) older than 24 months, 0 verification link(s) of requests answered or past due');
     const left = (await database.db.select({ id: submissions.id }).from(submissions)).map((r) => r.id).sort();
     expect(left).toEqual([keptInvite, keptPrivacy, youngPrivacy].sort());
     const records = (await database.db.select({ id: privacyRecords.id }).from(privacyRecords)).map((r) => r.id).sort();

@@ -5,17 +5,25 @@ import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from 
 /**
  * The confirmation of receipt of 11 CCR §7021(a), to the email of a privacy request: the date it was
  * received, its request types (only the form's own labels), the date the response is due (45 calendar
- * days, §7021(b)), how it will be processed, and how to reach the team. States no text the visitor
+ * days, §7021(b)), how it will be processed, and how to reach the team; for a request that needs the
+ * requester's identity confirmed (§7060: Access/Know, Delete, Correct, Data Portability), the
+ * verification link (`verificationLink`; null: the team will write instead). States no text the visitor
  * typed (no name, company or details).
  */
-export function privacyConfirmation(facts: MessageFacts & { types: PrivacyRequestType[] }): MailContent {
+export function privacyConfirmation(facts: MessageFacts & { types: PrivacyRequestType[]; verificationLink: string | null }): MailContent {
   const subject = 'We received your privacy request';
   const received = longDate(facts.receivedAt);
   const due = facts.dueAt ? longDate(facts.dueAt) : '';
   const types = facts.types.length > 0 ? facts.types.join(', ') : 'none selected';
   const verified = facts.types.some((type) => VERIFIED_REQUEST_TYPES.includes(type));
+  const link = verified ? facts.verificationLink : null;
   const steps = [
-    ...(verified
+    ...(verified && link
+      ? [
+          `Before we act on a request to know, delete, correct or port your personal information, we confirm that it is yours: open the link below and press “Confirm it's me”. Nothing else is asked of you. The link works once, until ${due}. If you did not send this request, ignore this message: we do not act on it unconfirmed.`,
+        ]
+      : []),
+    ...(verified && !link
       ? [
           `Before we act on a request to know, delete, correct or port your personal information, we confirm that it is yours: we will write to you from ${facts.privacyEmail}, and ask for no more than we need to be sure.`,
         ]
@@ -36,6 +44,7 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
     'How we will process it:',
     ...steps.map((step) => `- ${step}`),
     '',
+    ...(link ? ['Confirm it is you:', link, ''] : []),
     `Questions: reply to this message, or write to ${facts.privacyEmail}.`,
     '',
     `Sonde — ${facts.siteUrl}/privacy`,
@@ -45,7 +54,9 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
 <p>Request types: <strong>${types}</strong><br>Response due by: <strong>${due}</strong></p>
 <p>How we will process it:</p>
 <ul>${steps.map((step) => html`<li>${step}</li>`)}</ul>
-<p>Questions: reply to this message, or write to <a href="mailto:${facts.privacyEmail}">${facts.privacyEmail}</a>.</p>
+${link ? html`<p><a href="${link}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#ffffff;border-radius:6px;text-decoration:none">Confirm it is you</a></p>
+<p style="font-size:14px;color:#4b5563">Or copy this address into your browser: ${link}</p>
+` : ''}<p>Questions: reply to this message, or write to <a href="mailto:${facts.privacyEmail}">${facts.privacyEmail}</a>.</p>
 <p><a href="${facts.siteUrl}/privacy">Our privacy policy</a></p>`;
   return { subject, text, html: htmlLayout(subject, body) };
 }
