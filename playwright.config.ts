@@ -1,15 +1,27 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_POSTHOG_HOST, E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE, E2E_WEBHOOK_PORT, E2E_WEBHOOK_URL } from './tests/e2e/constants';
+import {
+  E2E_ANALYTICS_PGLITE_DIR,
+  E2E_POSTHOG_HOST,
+  E2E_SITE_MAIL_DIR,
+  E2E_SITE_PGLITE_DIR,
+  E2E_SMTP_DIR,
+  E2E_SMTP_PORT,
+  E2E_WEBHOOK_FILE,
+  E2E_WEBHOOK_PORT,
+  E2E_WEBHOOK_URL,
+} from './tests/e2e/constants';
 
 /**
  * End-to-end tests in a real Chromium against production builds served by the Sonde server
  * (server/main.ts, what `npm start` runs): the site, the submission endpoint and its database.
  *
- * Two builds: `site` is configured as a fresh clone is (no PostHog key: analytics off);
- * `analytics` has a dummy PostHog key whose host the tests intercept (tests/e2e/consent.spec.ts).
- * Both store into `DATABASE_URL` when it is set (CI starts a PostgreSQL server), else each into its own
- * PGlite directory, emptied first. `dev` is the Vite dev server (`npm run dev`), for the Stately
+ * Two builds: `site` is configured as a fresh clone is (no PostHog key: analytics off; mail written as
+ * .eml files), and stores into `DATABASE_URL` when it is set (CI starts a PostgreSQL server), else into
+ * its own PGlite directory, emptied first; `analytics` has a dummy PostHog key whose host the tests
+ * intercept (tests/e2e/consent.spec.ts, verify.spec.ts), sends its mail to a local SMTP server
+ * (tests/e2e/smtpReceiver.ts), and always stores into a PGlite directory of its own: on one database, each
+ * server's outbox would also send the other's mail, its own way. `dev` is the Vite dev server (`npm run dev`), for the Stately
  * inspector (tests/e2e/inspector.spec.ts) and hydration with React's development build (tests/e2e/hydration.spec.ts).
  * Debian's Chromium is used when present: Playwright's own browser download cannot run here (DESIGN.md §3).
  */
@@ -30,7 +42,7 @@ const chromiumArgs = [
 
 function server(name: string, port: number, env: Record<string, string>) {
   const outDir = `.e2e/${name}`;
-  const pgliteDir = name === 'site' ? E2E_SITE_PGLITE_DIR : `.e2e/pglite-${name}`;
+  const pgliteDir = name === 'site' ? E2E_SITE_PGLITE_DIR : name === 'analytics' ? E2E_ANALYTICS_PGLITE_DIR : `.e2e/pglite-${name}`;
   const mailDir = name === 'site' ? E2E_SITE_MAIL_DIR : `.e2e/mail-${name}`;
   return {
     command: `rm -rf ${pgliteDir} ${mailDir} && npx tsx scripts/build.mjs --outDir ${outDir} && npx tsx server/main.ts`,
@@ -71,12 +83,12 @@ export default defineConfig({
   projects: [
     {
       name: 'site',
-      testIgnore: /(consent|inspector)\.spec\.ts/,
+      testIgnore: /(consent|inspector|verify)\.spec\.ts/,
       use: { baseURL: `http://127.0.0.1:${SITE_PORT}` },
     },
     {
       name: 'analytics',
-      testMatch: /consent\.spec\.ts/,
+      testMatch: /(consent|verify)\.spec\.ts/,
       use: {
         baseURL: `http://127.0.0.1:${ANALYTICS_PORT}`,
         // posthog-js drops every event of a browser that says it is automated (navigator.webdriver);
@@ -103,9 +115,19 @@ export default defineConfig({
       stdout: 'pipe' as const,
     },
     server('site', SITE_PORT, { VITE_POSTHOG_KEY: '', SONDE_NOTIFY_WEBHOOK_URL: E2E_WEBHOOK_URL }),
+    {
+      // the requesters' mailbox: the `analytics` server mails there (issue #27, tests/e2e/verify.spec.ts)
+      command: `rm -rf ${E2E_SMTP_DIR} && npx tsx tests/e2e/smtpReceiver.ts`,
+      port: E2E_SMTP_PORT,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'pipe' as const,
+    },
     server('analytics', ANALYTICS_PORT, {
       VITE_POSTHOG_KEY: 'phc_e2e_dummy_key',
       VITE_POSTHOG_HOST: E2E_POSTHOG_HOST,
+      DATABASE_URL: '',
+      SONDE_SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
     }),
     {
       // `npm run dev`, for the Stately inspector and React's development build (inspector, hydration.spec.ts)

@@ -7,7 +7,7 @@
 // Usage: tsx scripts/build.mjs [--outDir dir]   (tsx: it imports the server's TypeScript header definition)
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -72,6 +72,7 @@ export const PAGE_MODULES = {
   '/': 'src/pages/Home.tsx',
   '/privacy': 'src/pages/Privacy.tsx',
   '/privacy-request': 'src/pages/PrivacyRequest.tsx',
+  '/privacy-request/verify': 'src/pages/VerifyPrivacyRequest.tsx',
   '/terms': 'src/pages/Terms.tsx',
   '/thank-you': 'src/pages/ThankYou.tsx',
   '/404': 'src/pages/NotFound.tsx',
@@ -145,6 +146,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
         .replace(/<title>[^<]*<\/title>/, () => site.headHtml(route))
         .replace('</head>', `${site.structuredDataHtml(route)}</head>`)
         .replace('<div id="root"></div>', `<div id="root" data-prerendered="${route}">${body}</div>`);
+      await mkdir(dirname(join(out, htmlFileOf(route))), { recursive: true }); // /privacy-request/verify
       await writeFile(join(out, htmlFileOf(route)), page);
       firstLoad[route] = firstLoadChunks(manifest, route);
     }

@@ -4,6 +4,7 @@ import { inviteMachine } from '#machines/inviteMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { outboxMachine } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
+import { verifyMachine } from '#machines/verifyMachine';
 import { DELAY_VALUES_MS, stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
 
 /** The machines documented in docs/machines.md, in reading order, with the view that drives each. */
@@ -13,6 +14,7 @@ export const documentedMachines: Array<{ machine: AnyStateMachine; file: string;
   { machine: consentMachine, file: 'machines/consentMachine.ts', drivenBy: 'the app (`src/app/providers.tsx`), the footer button and invite submissions' },
   { machine: optOutToastMachine, file: 'machines/optOutToastMachine.ts', drivenBy: 'the footer button and the toast (`src/components/OptOutToast.tsx`)' },
   { machine: outboxMachine, file: 'machines/outboxMachine.ts', drivenBy: 'the app (`src/context/outbox.tsx`, started after the load event or at the first request a form hands it); the forms hand it what failed (`keepForRetry`)' },
+  { machine: verifyMachine, file: 'machines/verifyMachine.ts', drivenBy: 'the page of a privacy request\'s verification link, `/privacy-request/verify` (`src/pages/VerifyPrivacyRequest.tsx`)' },
 ];
 
 const mermaidId = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_');

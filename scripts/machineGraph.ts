@@ -1,6 +1,6 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import { getStateNodes, toDirectedGraph } from 'xstate/graph';
-import { IP_LOOKUP_TIMEOUT_MS, OPT_OUT_TOAST_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { IP_LOOKUP_TIMEOUT_MS, OPT_OUT_TOAST_MS, SUBMIT_TIMEOUT_MS, VERIFICATION_TIMEOUT_MS } from '@/config/site';
 
 /**
  * Reads the transitions of a machine from its definition: the one list that the generated docs
@@ -16,6 +16,7 @@ export const DELAY_VALUES_MS: Readonly<Record<string, number>> = {
   ipLookupTimeout: IP_LOOKUP_TIMEOUT_MS,
   toastDuration: OPT_OUT_TOAST_MS,
   submitTimeout: SUBMIT_TIMEOUT_MS,
+  callTimeout: VERIFICATION_TIMEOUT_MS,
 };
 
 /** One transition of a machine definition. */

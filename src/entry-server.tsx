@@ -17,7 +17,7 @@ import { structuredData } from '@/content/structuredData';
 export { indexableRoutes, llmsText, pageMeta, SECURITY_EMAIL as securityEmail, SHARE_IMAGE_PATH as shareImagePath, shareCard, SITE_URL as siteUrl, WEB_MANIFEST_PATH as webManifestPath, webManifest };
 
 /** The routes of spec §2 that are prerendered to static HTML at build time (scripts/build.mjs). */
-export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];
+export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you'];
 
 /** Where unknown paths are answered from (with status 404): the not-found page. */
 export const notFoundPath = '/404';

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode, useEffect } from 'react';
-import { MemoryRouter, useLocation } from 'react-router-dom';
+import { MemoryRouter, useLocation, type InitialEntry } from 'react-router-dom';
 import { vi } from 'vitest';
 import { App } from '@/app/App';
 import { preloadAllPages } from '@/app/routes';
@@ -19,13 +19,13 @@ function AddressBar({ onChange }: { onChange: (address: string) => void }) {
 }
 
 /**
- * Renders the whole app (providers, layout, routes) at `path` in a memory router, as a visitor would
- * arrive there, inside `<StrictMode>`. `location()` reads the current path + hash, to assert navigation.
+ * Renders the whole app (providers, layout, routes) at `path` (an address, or a location with its
+ * history state) in a memory router, as a visitor would arrive there, inside `<StrictMode>`. `location()` reads the current path + hash, to assert navigation.
  * With `fakeTimers`, user-event advances Vitest's fake clock; `inspect` observes every actor of the app.
  */
-export function renderApp(path = '/', options: { fakeTimers?: boolean; inspect?: Inspect } = {}) {
+export function renderApp(path: InitialEntry = '/', options: { fakeTimers?: boolean; inspect?: Inspect } = {}) {
   const user = userEvent.setup(options.fakeTimers ? { advanceTimers: (ms) => vi.advanceTimersByTime(ms) } : {});
-  let address = path;
+  let address = typeof path === 'string' ? path : `${path.pathname ?? '/'}${path.hash ?? ''}`;
   const record = (next: string) => {
     address = next;
   };

@@ -16,14 +16,15 @@ const PrivacyRequest = lazyPart(
   (module) => module.PrivacyRequest,
   (module) => [module.PrivacyRequestFormPart],
 );
+const VerifyPrivacyRequest = lazyPart(() => import('@/pages/VerifyPrivacyRequest'), (module) => module.VerifyPrivacyRequest);
 const Terms = lazyPart(() => import('@/pages/Terms'), (module) => module.Terms);
 const ThankYou = lazyPart(() => import('@/pages/ThankYou'), (module) => module.ThankYou);
 const NotFound = lazyPart(() => import('@/pages/NotFound'), (module) => module.NotFound);
 
 /** Every page of the site, each in its chunk. */
-const pages: readonly LazyPart[] = [Home, Privacy, PrivacyRequest, Terms, ThankYou, NotFound];
+const pages: readonly LazyPart[] = [Home, Privacy, PrivacyRequest, VerifyPrivacyRequest, Terms, ThankYou, NotFound];
 
-/** The routes of spec §2, plus a not-found page for every other path. */
+/** The routes of spec §2, the verification page of issue #27, and a not-found page for every other path. */
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
@@ -31,6 +32,8 @@ export const routes: RouteObject[] = [
       { index: true, element: <Home />, handle: { page: Home } },
       { path: 'privacy', element: <Privacy />, handle: { page: Privacy } },
       { path: 'privacy-request', element: <PrivacyRequest />, handle: { page: PrivacyRequest } },
+      // issue #27: where a privacy request's verification link leads (noindex)
+      { path: 'privacy-request/verify', element: <VerifyPrivacyRequest />, handle: { page: VerifyPrivacyRequest } },
       { path: 'terms', element: <Terms />, handle: { page: Terms } },
       { path: 'thank-you', element: <ThankYou />, handle: { page: ThankYou } },
       { path: '*', element: <NotFound />, handle: { page: NotFound } },

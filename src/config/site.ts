@@ -51,6 +51,12 @@ export const ANALYTICS_IDLE_TIMEOUT_MS = 3000;
 export const SUBMIT_TIMEOUT_MS = 10_000;
 
 /**
+ * Issue #27: each call of the verification page (`/privacy-request/verify`: the look-up, "Confirm it's
+ * me") is given up after this many ms; the page then says so and offers to try again.
+ */
+export const VERIFICATION_TIMEOUT_MS = 10_000;
+
+/**
  * The browser's submission outbox (machines/outboxMachine.ts): a submission that failed on a network
  * error, a time-out, a 5xx or a 429 is kept and sent again until the server has it.
  */

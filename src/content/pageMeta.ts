@@ -31,6 +31,11 @@ export const pageMeta = {
     description: `Ask ${PRODUCT_NAME} to let you know, delete, correct or port your personal information, or to stop selling or sharing it (CCPA/CPRA). We answer within 45 days.`,
     indexable: true,
   },
+  '/privacy-request/verify': {
+    title: `Confirm your privacy request — ${PRODUCT_NAME}`,
+    description: `Confirm that the privacy request sent from your email address is yours, so that ${PRODUCT_NAME} can act on it.`,
+    indexable: false,
+  },
   '/terms': {
     title: `Terms of Service — ${PRODUCT_NAME}`,
     description: `The terms of the ${PRODUCT_NAME} beta: access, acceptable use, pricing, data and liability.`,

@@ -3,7 +3,7 @@ import { RETENTION } from '#shared/policy';
 /** Copy of /privacy-request (spec §2, §3, §9). */
 export const privacyRequestPage = {
   title: 'Privacy rights request',
-  intro: `Use this form to exercise your rights under the California Consumer Privacy Act as amended by the CPRA. We confirm receipt by email straight away, with the date our answer is due, and respond within ${RETENTION.privacyResponseDays} days. Before we act on a request to know, delete, correct or port your information, we confirm with you by email that it is yours; an opt-out needs no verification. We keep what you send here, with the time it was sent and the technical information listed in our policy, and a record of how we answered, for ${RETENTION.privacyRequestRecordMonths} months, as the CCPA regulations require; then it is deleted.`,
+  intro: `Use this form to exercise your rights under the California Consumer Privacy Act as amended by the CPRA. We confirm receipt by email straight away, with the date our answer is due, and respond within ${RETENTION.privacyResponseDays} days. Before we act on a request to know, delete, correct or port your information, we ask you to confirm that it is yours: the confirmation email has a link, and one press of “Confirm it's me” is all it takes. An opt-out needs no verification. We keep what you send here, with the time it was sent and the technical information listed in our policy, and a record of how we answered, for ${RETENTION.privacyRequestRecordMonths} months, as the CCPA regulations require; then it is deleted.`,
   policyLinkBefore: 'What we collect and why is described in our ',
   policyLink: 'privacy policy',
   typesTitle: 'What each request type means',

@@ -13,3 +13,13 @@ export const E2E_SITE_MAIL_DIR = '.e2e/mail-site';
 
 /** The PGlite directory of the `site` e2e server, when no DATABASE_URL is set. */
 export const E2E_SITE_PGLITE_DIR = '.e2e/pglite-site';
+
+/**
+ * The local SMTP server of the e2e runs (tests/e2e/smtpReceiver.ts): the `analytics` server sends its
+ * mail there (`SONDE_SMTP_URL`), and it writes each message it receives, whole, into this directory.
+ */
+export const E2E_SMTP_PORT = 4184;
+export const E2E_SMTP_DIR = '.e2e/smtp';
+
+/** The PGlite directory of the `analytics` e2e server (always PGlite: its outbox must not send the `site` server's mail). */
+export const E2E_ANALYTICS_PGLITE_DIR = '.e2e/pglite-analytics';

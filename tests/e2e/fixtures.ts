@@ -6,7 +6,7 @@ import { test as base, expect, type Page, type Response } from '@playwright/test
 import { simpleParser, type ParsedMail } from 'mailparser';
 import postgres from 'postgres';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_WEBHOOK_FILE } from './constants';
+import { E2E_ANALYTICS_PGLITE_DIR, E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_SMTP_DIR, E2E_WEBHOOK_FILE } from './constants';
 
 /** The IP the intercepted lookup service answers in e2e runs (TEST-NET-3). */
 export const E2E_CLIENT_IP = '203.0.113.9';
@@ -87,17 +87,36 @@ export async function fillInviteForm(page: Page, email: string) {
   return form;
 }
 
-/** What `npm run requests -- list --json` prints for the `site` e2e server's database. */
-export async function requestsList(): Promise<Array<{ id: string; kind: string; email: string; dueAt?: string }>> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', 'list', '--json'], {
-    env: { ...process.env, SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR },
-  });
-  return JSON.parse(stdout) as Array<{ id: string; kind: string; email: string; dueAt?: string }>;
+/**
+ * Runs `npm run requests -- <args>` (server/requests.ts) on the database of an e2e server: the `site`
+ * server's (`DATABASE_URL` when set, else its PGlite directory) or the `analytics` server's (PGlite).
+ * @returns what it printed
+ * @throws the command's failure, with its exit code and output
+ */
+export async function teamCommand(args: string[], server: 'site' | 'analytics' = 'site'): Promise<string> {
+  const env = server === 'site' ? { SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR } : { SONDE_PGLITE_DIR: E2E_ANALYTICS_PGLITE_DIR, DATABASE_URL: '' };
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', ...args], { env: { ...process.env, ...env } });
+  return stdout;
+}
+
+/** A request as `npm run requests -- list --json` prints it (server/requests.ts `RequestSummary`). */
+export interface ListedRequest {
+  id: string;
+  kind: string;
+  email: string;
+  dueAt?: string;
+  verification?: string;
+  outcome?: string;
+}
+
+/** What `npm run requests -- list --json` prints for an e2e server's database. */
+export async function requestsList(server: 'site' | 'analytics' = 'site'): Promise<ListedRequest[]> {
+  return JSON.parse(await teamCommand(['list', '--json'], server)) as ListedRequest[];
 }
 
 /** The id of the one request stored under `email`, as `npm run requests -- list --json` shows it. */
-export async function storedIdOf(email: string): Promise<string> {
-  const mine = (await requestsList()).filter((request) => request.email === email.toLowerCase());
+export async function storedIdOf(email: string, server: 'site' | 'analytics' = 'site'): Promise<string> {
+  const mine = (await requestsList(server)).filter((request) => request.email === email.toLowerCase());
   expect(mine, `one request stored under ${email}`).toHaveLength(1);
   return mine[0]!.id;
 }
@@ -129,6 +148,24 @@ export async function mailTo(address: string, count = 1, timeoutMs = 10_000): Pr
     for (const file of files.filter((name) => name.endsWith('.eml'))) {
       const mail = await simpleParser(await readFile(join(E2E_SITE_MAIL_DIR, file)));
       if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address?.toLowerCase() === address.toLowerCase())) mine.push({ file, mail });
+    }
+    if (mine.length >= count || Date.now() > end) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The mail the local SMTP server received for `address` (the `analytics` e2e server mails there), parsed,
+ * oldest first; waits up to `timeoutMs` for `count` of them.
+ */
+export async function smtpMailTo(address: string, count = 1, timeoutMs = 15_000): Promise<ParsedMail[]> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const files = (await readdir(E2E_SMTP_DIR).catch(() => [] as string[])).filter((name) => name.endsWith('.eml')).sort();
+    const mine: ParsedMail[] = [];
+    for (const file of files) {
+      const mail = await simpleParser(await readFile(join(E2E_SMTP_DIR, file)));
+      if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address?.toLowerCase() === address.toLowerCase())) mine.push(mail);
     }
     if (mine.length >= count || Date.now() > end) return mine;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -5,7 +5,7 @@ import { expect, test } from './fixtures';
 // an address with `?prerender` with the page prerendered, scripts/devPrerender.ts): React's development
 // build reports every hydration mismatch on the console, the production build a recoverable error
 // (reportError: an uncaught error event) when it had to render a part afresh.
-const routes = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you', '/no-such-page'];
+const routes = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you', '/no-such-page'];
 
 /**
  * Every console error and uncaught error of a page, and any warning about hydration; not Chromium's own

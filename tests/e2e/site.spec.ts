@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-const routes = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you', '/no-such-page'];
+const routes = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you', '/no-such-page'];
 
 /** Collects console errors and uncaught exceptions of a page. */
 function watchErrors(page: Page): string[] {
@@ -90,6 +90,7 @@ test.describe('prerendered pages', () => {
     '/': 'Web search built for agents, not browsers',
     '/privacy': 'Privacy Policy',
     '/privacy-request': 'Privacy rights request',
+    '/privacy-request/verify': 'Confirm your privacy request',
     '/terms': 'Terms of Service',
     '/thank-you': 'Request received',
     '/no-such-page': 'Page not found',

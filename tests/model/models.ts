@@ -6,6 +6,9 @@ import { inviteMachine } from '#machines/inviteMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { outboxMachine, type KeepRequest } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
+import { verifyMachine, type VerifyInput } from '#machines/verifyMachine';
+import { VerificationError, type VerificationAnswer } from '@/services/verification';
+import { SAMPLE_TOKEN } from '../support/network';
 import { SubmissionError } from '@/services/submission';
 import { MOCK_CLIENT_IP } from '../../mocks/handlers';
 import { visitorPayload } from '../inviteFixtures';
@@ -147,7 +150,44 @@ export const outboxModel: Model = {
   stateOf: (s) => [s.value, s.context.entries.map((entry: { key: string; attempts: number }) => [entry.key, entry.attempts > 1])],
 };
 
-export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel];
+/** The request the verification model's look-ups answer (issue #27). */
+export const verificationAnswer = (status: VerificationAnswer['status']): VerificationAnswer => ({
+  status,
+  requestTypes: ['Access/Know', 'Delete'],
+  receivedAt: '2026-11-20T09:30:00.000Z',
+});
+
+/** Where a verification page is opened: the link (token in the fragment), a reload (token in the history state), no token, a malformed one. */
+export const verifyInputs: VerifyInput[] = [
+  { hash: `#token=${SAMPLE_TOKEN}`, state: null },
+  { hash: '', state: { verificationToken: SAMPLE_TOKEN } },
+  { hash: '', state: null },
+  { hash: '#token=not-a-token', state: null },
+];
+
+export const verifyModel: Model = {
+  name: 'verify',
+  machine: verifyMachine,
+  inputs: verifyInputs,
+  events: [
+    { type: 'xstate.done.actor.lookUp', output: verificationAnswer('unverified') },
+    { type: 'xstate.done.actor.lookUp', output: verificationAnswer('verified') },
+    { type: 'xstate.error.actor.lookUp', error: new VerificationError('HTTP error! status: 404', 404) },
+    { type: 'xstate.error.actor.lookUp', error: new VerificationError('HTTP error! status: 503', 503) },
+    { type: 'xstate.after.callTimeout.verify.lookingUp' },
+    { type: 'verify.retry' },
+    { type: 'verify.confirm' },
+    { type: 'xstate.done.actor.confirm', output: verificationAnswer('confirmed') },
+    { type: 'xstate.done.actor.confirm', output: verificationAnswer('verified') },
+    { type: 'xstate.error.actor.confirm', error: new VerificationError('HTTP error! status: 404', 404) },
+    { type: 'xstate.error.actor.confirm', error: new VerificationError('Failed to fetch', null) },
+    { type: 'xstate.after.callTimeout.verify.confirming' },
+  ],
+  // an error on screen, or the request shown, make two states the visitor tells apart
+  stateOf: (s) => [s.value, s.context.error !== null, s.context.request !== null],
+};
+
+export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel, verifyModel];
 
 /** One generated test path: where it starts and the steps (event, then the state it leads to). */
 export interface ModelPath {
@@ -162,7 +202,8 @@ export interface ModelPath {
 function label(event: AnyEventObject): string {
   const status = statusOf(event);
   const trap = (event as { trapFilled?: boolean }).trapFilled ? ' (honeypot filled)' : '';
-  return `${event.type}${status ? ` ${status}` : ''}${trap}`
+  const answered = (event as { output?: { status?: unknown } }).output?.status;
+  return `${event.type}${status ? ` ${status}` : ''}${typeof answered === 'string' ? ` (${answered})` : ''}${trap}`
     .replace(/^xstate\.done\.actor\./, 'done: ')
     .replace(/^xstate\.error\.actor\./, 'error: ')
     .replace(/^xstate\.after\.([^.]+)\..*$/, 'after $1');
@@ -175,18 +216,19 @@ function label(event: AnyEventObject): string {
  * state can take (`snapshot.can`) are tried, so no step is a no-op.
  */
 export function generatePaths(model: Model): ModelPath[] {
-  return model.inputs.flatMap((input) =>
-    getShortestPaths(model.machine, {
+  return model.inputs.flatMap((input) => {
+    const paths = getShortestPaths(model.machine, {
       input,
       events: model.events,
       filterEvents: (state, event) => state.can(event),
       serializeState: (state, event, previous) =>
         JSON.stringify([previous ? model.stateOf(previous) : null, event ? label(event) : null, model.stateOf(state)]),
-    })
-      .filter((path) => path.steps.length > 1) // the first step is xstate.init
-      .map((path) => {
-        const [init, ...steps] = path.steps;
-        return { input, initial: init!.state, steps, title: steps.map((step) => label(step.event)).join(' → ') };
-      }),
-  );
+    }).map((path) => {
+      const [init, ...steps] = path.steps; // the first step is xstate.init
+      return { input, initial: init!.state, steps, title: steps.map((step) => label(step.event)).join(' → ') };
+    });
+    const walks = paths.filter((path) => path.steps.length > 0);
+    // An input whose first state takes no event (a final state reached at once) is still a path: the arrival.
+    return walks.length > 0 ? walks : paths.map((path) => ({ ...path, title: `arrival in ${JSON.stringify(path.initial.value)}` }));
+  });
 }

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import type { SetupServer } from 'msw/node';
 import { SUBMIT_ENDPOINT } from '@/config/site';
+import { VERIFICATION_ENDPOINTS } from '@/services/verification';
 import { ipLookupUrl, MOCK_CLIENT_IP } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
 
@@ -104,5 +105,35 @@ export function heldNetwork() {
     answerLookup: () => lookups.at(-1)?.(),
     /** answers the latest pending POST with this status */
     answerPost: (status: number) => posts.at(-1)?.(status),
+  };
+}
+
+/** A well-formed verification token (issue #27): 43 characters of base64url. */
+export const SAMPLE_TOKEN = 'sOnDe_verification-token_0123456789abcdefgh';
+
+/**
+ * The verification calls of /privacy-request/verify (issue #27) under a test's control: each is held
+ * until the step answers it, so that `lookingUp` and `confirming` can be seen.
+ */
+export function heldVerification() {
+  const pending: Array<{ kind: 'lookUp' | 'confirm'; answer: (response: Response) => void }> = [];
+  const hold = (kind: 'lookUp' | 'confirm') => () =>
+    new Promise<Response>((resolve) => pending.push({ kind, answer: resolve }));
+  server.use(http.post(VERIFICATION_ENDPOINTS.lookUp, hold('lookUp')), http.post(VERIFICATION_ENDPOINTS.confirm, hold('confirm')));
+  return {
+    /** answers the latest pending call of `kind` with this status and JSON body */
+    answer(kind: 'lookUp' | 'confirm', status: number, body: unknown) {
+      const call = pending.filter((p) => p.kind === kind).at(-1);
+      call?.answer(HttpResponse.json(body as Record<string, unknown> | null, { status }));
+    },
+    /** fails the latest pending call of `kind` as a network error (no answer) */
+    fail(kind: 'lookUp' | 'confirm') {
+      pending.filter((p) => p.kind === kind).at(-1)?.answer(HttpResponse.error());
+    },
+    /** the calls sent so far, each with its body */
+    sent(kind: 'lookUp' | 'confirm'): SentRequest[] {
+      const url = VERIFICATION_ENDPOINTS[kind];
+      return network.all().filter((request) => request.method === 'POST' && new URL(request.url).pathname === new URL(url, 'http://localhost').pathname);
+    },
   };
 }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '@/app/App';
 import { preloadAllPages } from '@/app/routes';
 import { inviteFormElement, inviteSubmitButton } from '../inviteFixtures';
+import { SAMPLE_TOKEN } from '../support/network';
 
 await preloadAllPages();
 
@@ -34,7 +35,7 @@ afterEach(() => {
  * hydrates it as src/hydrate.tsx does (in a transition), until every Suspense boundary has hydrated.
  * @returns the container, its HTML before hydration, and every recoverable error React reported
  */
-async function prerenderAndHydrate(path: string) {
+async function prerenderAndHydrate(path: string, hydrateAt = path) {
   const container = document.createElement('div');
   container.innerHTML = renderToString(app(path));
   document.body.append(container);
@@ -43,7 +44,7 @@ async function prerenderAndHydrate(path: string) {
   const recoverable: unknown[] = [];
   await act(async () => {
     startTransition(() => {
-      hydrated = { container, root: hydrateRoot(container, app(path), { onRecoverableError: (error) => recoverable.push(error) }) };
+      hydrated = { container, root: hydrateRoot(container, app(hydrateAt), { onRecoverableError: (error) => recoverable.push(error) }) };
     });
   });
   // the footer is in the layout's shell, its button enabled once the shell has hydrated
@@ -67,6 +68,18 @@ describe('hydrating a prerendered page, in StrictMode (React 19 selective hydrat
       expect(container.querySelector('h1')).not.toHaveAttribute('tabindex');
     },
   );
+
+  it('/privacy-request/verify, prerendered without a token, hydrates at its link without a mismatch, then looks the request up (issue #27)', async () => {
+    const consoleError = vi.spyOn(console, 'error');
+    const { container, before, recoverable } = await prerenderAndHydrate('/privacy-request/verify', `/privacy-request/verify#token=${SAMPLE_TOKEN}`);
+    // the prerendered page says it is checking, whatever link opens it
+    expect(before).toContain('Checking your link…');
+    expect(recoverable).toEqual([]);
+    expect(consoleError).not.toHaveBeenCalled();
+    // the mocked look-up (mocks/handlers.ts) answers, and the request is shown with its button
+    await waitFor(() => expect(within(container).getByRole('button', { name: "Confirm it's me" })).toBeEnabled());
+    expect(within(container).getByLabelText('The request this link confirms')).toHaveTextContent('Access/Know, Delete');
+  });
 
   it('on /, every section hydrates, the invite form on the nodes that were prerendered', async () => {
     const { container } = await prerenderAndHydrate('/');

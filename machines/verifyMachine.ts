@@ -1,0 +1,197 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { VERIFICATION_TIMEOUT_MS } from '@/config/site';
+import {
+  confirmVerification,
+  lookUpVerification,
+  verificationTokenOf,
+  VerificationError,
+  type VerificationAnswer,
+} from '@/services/verification';
+
+/** The request a link confirms, as the page shows it: its types and the date it was received, nothing else. */
+export type VerifiedRequest = Pick<VerificationAnswer, 'requestTypes' | 'receivedAt'>;
+
+/** What the page was opened at: the router location's fragment and history state. */
+export interface VerifyInput {
+  hash: string;
+  state: unknown;
+}
+
+export interface VerifyContext {
+  /** the link's token (43 characters), or null when the address carries none */
+  token: string | null;
+  /** true when the address has a `#token=` fragment (well-formed or not), which the page moves out of the address bar */
+  tokenInAddress: boolean;
+  request: VerifiedRequest | null;
+  /** why the last call failed, shown until the next attempt; null when none did */
+  error: string | null;
+}
+
+/** Events of the verification page. */
+export type VerifyEvent = { type: 'verify.confirm' } | { type: 'verify.retry' };
+
+/** Said when a call failed without an answer or with one that another attempt may change. */
+export const VERIFY_FALLBACK_ERROR = 'We could not reach our server. Check your connection and try again.';
+
+/** Said when a call got no answer within {@link VERIFICATION_TIMEOUT_MS}. */
+export const VERIFY_TIMEOUT_ERROR = 'Our server did not answer in time. Please try again.';
+
+/** What the page says of a failed call: the status when one came (`HTTP error! status: 503`), else the fallback. */
+const errorText = (error: unknown): string =>
+  error instanceof VerificationError && error.status !== null ? `We could not check your link (${error.message}). Please try again.` : VERIFY_FALLBACK_ERROR;
+
+/**
+ * `call`, except that once `signal` aborted it (its actor was stopped) it never settles. Under React's
+ * StrictMode, @xstate/react stops an actor and starts it again with the same children, which run their
+ * call anew: the first call's abort must not reach the restarted actor as a failure.
+ */
+function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
+  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
+}
+
+/**
+ * Issue #27, 11 CCR §7060: the page a privacy request's verification link opens
+ * (`/privacy-request/verify`). It shows which request the link confirms, and confirms it only when the
+ * requester presses "Confirm it's me" (a mail scanner opening the link confirms nothing). Ends
+ * confirmed, already confirmed, or with an unknown or expired link; a failed call can be tried again.
+ */
+export const verifyMachine = setup({
+  types: {
+    context: {} as VerifyContext,
+    events: {} as VerifyEvent,
+    input: {} as VerifyInput,
+  },
+  actors: {
+    lookUp: fromPromise<VerificationAnswer, { token: string }>(({ input, signal }) => unlessAborted(lookUpVerification(input.token, signal), signal)),
+    confirm: fromPromise<VerificationAnswer, { token: string }>(({ input, signal }) => unlessAborted(confirmVerification(input.token, signal), signal)),
+  },
+  actions: {
+    /** moves the token out of the address bar, into the history entry's state (the view knows how) */
+    hideToken: () => {},
+    storeRequest: assign({ request: (_, answer: VerificationAnswer) => ({ requestTypes: answer.requestTypes, receivedAt: answer.receivedAt }) }),
+    storeError: assign({ error: (_, params: { error: unknown }) => errorText(params.error) }),
+    storeTimeoutError: assign({ error: VERIFY_TIMEOUT_ERROR }),
+    clearError: assign({ error: null }),
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== null,
+    hasTokenInAddress: ({ context }) => context.token !== null && context.tokenInAddress,
+    isTokenInAddress: ({ context }) => context.tokenInAddress,
+    isVerified: (_, answer: VerificationAnswer) => answer.status === 'verified',
+    isUnknownLink: (_, params: { error: unknown }) => params.error instanceof VerificationError && params.error.isUnknownLink,
+  },
+  delays: { callTimeout: VERIFICATION_TIMEOUT_MS },
+}).createMachine({
+  id: 'verify',
+  description: "Issue #27: a privacy request's verification link: look up, then 'Confirm it's me'.",
+  context: ({ input }) => ({
+    token: verificationTokenOf(input),
+    tokenInAddress: input.hash.startsWith('#token='),
+    request: null,
+    error: null,
+  }),
+  initial: 'opening',
+  states: {
+    opening: {
+      description: 'The page reads the token from its address.',
+      always: [
+        {
+          guard: 'hasTokenInAddress',
+          target: 'lookingUp',
+          actions: { type: 'hideToken' },
+          description: 'A well-formed token in the fragment: it leaves the address bar (kept in the history entry, for a reload) before anything could record the address, then is looked up.',
+        },
+        {
+          guard: 'hasToken',
+          target: 'lookingUp',
+          description: 'A token kept in the history entry (the page was reloaded): looked up.',
+        },
+        {
+          guard: 'isTokenInAddress',
+          target: 'invalid',
+          actions: { type: 'hideToken' },
+          description: 'A malformed token in the fragment (a link cut short): the link is unknown; what there is of it leaves the address bar all the same.',
+        },
+        { target: 'invalid', description: 'No token: the link is unknown.' },
+      ],
+    },
+    lookingUp: {
+      description: 'POST the token to the look-up: which request it confirms. Nothing is recorded.',
+      invoke: {
+        id: 'lookUp',
+        src: 'lookUp',
+        input: ({ context }) => ({ token: context.token! }),
+        onDone: [
+          {
+            guard: { type: 'isVerified', params: ({ event }) => event.output },
+            target: 'alreadyConfirmed',
+            actions: { type: 'storeRequest', params: ({ event }) => event.output },
+            description: 'The request is already confirmed (by this link, another, or the team).',
+          },
+          {
+            target: 'ready',
+            actions: { type: 'storeRequest', params: ({ event }) => event.output },
+            description: 'The request is shown with its types and date, and the button to confirm it.',
+          },
+        ],
+        onError: [
+          {
+            guard: { type: 'isUnknownLink', params: ({ event }) => ({ error: event.error }) },
+            target: 'invalid',
+            description: '404: unknown, expired, or its request was answered.',
+          },
+          {
+            target: 'lookupFailed',
+            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+            description: 'No answer, or another status: said, and the visitor can try again.',
+          },
+        ],
+      },
+      after: {
+        callTimeout: { target: 'lookupFailed', actions: 'storeTimeoutError', description: 'No answer within 10 s.' },
+      },
+    },
+    lookupFailed: {
+      description: 'The look-up failed: the error and a "Try again" button.',
+      on: { 'verify.retry': { target: 'lookingUp', actions: 'clearError', description: 'The visitor tries again.' } },
+    },
+    ready: {
+      description: "The request is shown; 'Confirm it's me' records the verification.",
+      on: { 'verify.confirm': { target: 'confirming', actions: 'clearError', description: "The visitor presses 'Confirm it's me'." } },
+    },
+    confirming: {
+      description: 'POST the token to the confirmation; the button is disabled and says so.',
+      invoke: {
+        id: 'confirm',
+        src: 'confirm',
+        input: ({ context }) => ({ token: context.token! }),
+        onDone: [
+          {
+            guard: { type: 'isVerified', params: ({ event }) => event.output },
+            target: 'alreadyConfirmed',
+            description: 'It was already confirmed meanwhile (another tab, the team).',
+          },
+          { target: 'confirmed', description: 'Recorded: the request is confirmed.' },
+        ],
+        onError: [
+          {
+            guard: { type: 'isUnknownLink', params: ({ event }) => ({ error: event.error }) },
+            target: 'invalid',
+            description: '404: the link expired or its request was answered meanwhile.',
+          },
+          {
+            target: 'ready',
+            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+            description: 'No answer, or another status: said, and the button is offered again.',
+          },
+        ],
+      },
+      after: {
+        callTimeout: { target: 'ready', actions: 'storeTimeoutError', description: 'No answer within 10 s: said, and the button is offered again.' },
+      },
+    },
+    confirmed: { type: 'final', description: 'Thanks: the request is confirmed, and what happens next.' },
+    alreadyConfirmed: { type: 'final', description: 'The request was already confirmed: nothing more to do.' },
+    invalid: { type: 'final', description: 'The link is unknown or has expired: how to file a new request.' },
+  },
+});

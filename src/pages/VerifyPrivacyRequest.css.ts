@@ -1,0 +1,17 @@
+import { style } from '@vanilla-extract/css';
+import { vars } from '@/styles/theme.css';
+
+/** Holds every state of the page; tall enough for the request and its button, so nothing below jumps (CLS). */
+export const panel = style({ minHeight: '12rem', display: 'grid', alignContent: 'start', gap: vars.space.md });
+
+export const summary = style({ margin: 0, display: 'grid', gap: vars.space.sm });
+
+export const term = style({ fontWeight: 700 });
+
+export const value = style({ margin: 0 });
+
+export const note = style({ color: vars.color.textMuted, margin: 0 });
+
+export const outcome = style({ display: 'grid', gap: vars.space.md, justifyItems: 'start' });
+
+export const outcomeTitle = style({ fontSize: '1.375rem', margin: 0 });
