@@ -20,6 +20,7 @@ import {
 } from './limits.ts';
 import type { Logger } from './logger.ts';
 import { mountSite } from './site.ts';
+import { clientKeyOf } from './clientAddress.ts';
 import { createSubmissionWriter } from './groupCommit.ts';
 import { sqlStateOf } from './storage.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
@@ -109,7 +110,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
    * `X-Forwarded-For`: the entry `hops` from the right is the one the first of them wrote, while any
    * entry left of it is the client's own text. Without a usable entry: the socket's peer.
    */
-  const clientIp = (c: Context): string => {
+  const peerIp = (c: Context): string => {
     if (options.trustProxy) {
       const entries = c.req.header('x-forwarded-for')?.split(',').map((entry) => entry.trim()) ?? [];
       const appended = entries[entries.length - hops];
@@ -121,6 +122,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       return 'unknown'; // app.fetch called without a Node socket (a serverless host, a test)
     }
   };
+  /** The client every per-client limit counts: its IPv4 address, or its IPv6 /64 (server/clientAddress.ts). */
+  const clientKey = (c: Context): string => clientKeyOf(peerIp(c));
   const problem = (c: Context, status: 400 | 403 | 405 | 413 | 415 | 422 | 429 | 500 | 503, error: string) =>
     c.json({ error }, status);
 
@@ -230,7 +233,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     // Only the bodies under way are counted per address, before any is read: one address cannot hold
     // what other visitors need, however slowly it sends (each request is cut at REQUEST_TIMEOUT_MS).
     async (c, next) => {
-      const client = clientIp(c);
+      const client = clientKey(c);
       const sending = uploads.get(client) ?? 0;
       if (sending >= maxUploads) {
         c.header('Retry-After', '1');
@@ -282,7 +285,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         const outcome = await writer.accept({
           body: checked.body,
           idempotencyKey: c.req.header('idempotency-key') ?? null,
-          clientIp: clientIp(c),
+          clientIp: clientKey(c),
         });
         switch (outcome.status) {
           case 'stored':
@@ -320,7 +323,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const verificationLimit = rateLimiter<AppEnv>({
     windowMs: 60_000,
     limit: VERIFICATION_CALLS_PER_MINUTE,
-    keyGenerator: (c) => clientIp(c),
+    keyGenerator: (c) => clientKey(c),
     handler: (c) => {
       logger.info({ status: 429 }, 'verification refused: rate limit');
       return problem(c, 429, 'Too many attempts from your address; try again in a minute');

@@ -11,6 +11,15 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/**
+ * The mailbox an address reaches, as the per-address mail limits count it ({@link MAIL_LIMITS}): lower
+ * case, without the sub-address after `+` (RFC 5233), since `ada+1@example.com` and `ada@example.com` fill
+ * one inbox. The same rule as `accept_submission` (server/db/migrations/0013_accept_submission_mailbox.sql).
+ */
+export function mailboxOf(email: string): string {
+  return email.trim().toLowerCase().replace(/\+[^@]*(@[^@]*)$/, '$1');
+}
+
 /** What {@link acceptSubmission} did. */
 export type AcceptOutcome =
   | { status: 'stored'; id: string; kind: SubmissionKind }
@@ -26,7 +35,7 @@ export interface AcceptInput {
   body: SubmissionBody;
   /** the `Idempotency-Key` header, or null */
   idempotencyKey: string | null;
-  /** the client's IP; only its SHA-256 is stored */
+  /** the client as the rate limit counts it (its IPv4 address, or its IPv6 /64: server/clientAddress.ts); only its SHA-256 is stored */
   clientIp: string;
 }
 
@@ -87,7 +96,7 @@ function acceptStatement(db: Db) {
 
 /**
  * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/migrations/0011_accept_submission_quota.sql),
+ * order, to the database function `accept_submission` (server/db/migrations/0013_accept_submission_mailbox.sql),
  * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count
@@ -209,7 +218,7 @@ export async function eraseSubject(db: Db, email: string): Promise<number> {
   const normalized = email.trim().toLowerCase();
   const result = await db.execute(sql`
     with gone as (delete from ${submissions} where email = ${normalized}::text returning 1),
-    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(normalized)}::text)
+    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(mailboxOf(normalized))}::text)
     insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(normalized)}::text, count(*)::int from gone
     returning submissions`);
   return Number(rowsOf<{ submissions: number }>(result)[0]?.submissions ?? 0);

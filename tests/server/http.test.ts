@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
+import { IPV6_CLIENT_PREFIX_BITS } from '../../server/clientAddress.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -124,6 +125,23 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
     const direct = await start({ rateLimitPerMinute: 1 }, await engine.open());
     expect((await post(direct, { 'x-forwarded-for': '198.51.100.3' })).status).toBe(201);
     expect((await post(direct, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(429); // same socket address
+  });
+
+  it(`counts an IPv6 client by its /${IPV6_CLIENT_PREFIX_BITS}: fresh addresses of one network share its limit, another network has its own`, async () => {
+    database = await engine.open();
+    const server = await start({ rateLimitPerMinute: 3, trustProxy: true }, database);
+    const from = (ip: string) => post(server, { 'x-forwarded-for': ip });
+    // four addresses of 2001:db8:1:2::/64, as one subscriber can pick
+    expect((await from('2001:db8:1:2::1')).status).toBe(201);
+    expect((await from('2001:db8:1:2:ffff:ffff:ffff:fffe')).status).toBe(201);
+    expect((await from('2001:0db8:0001:0002:0:0:0:3')).status).toBe(201);
+    expect((await from('2001:db8:1:2:abcd::4')).status).toBe(429);
+    // the next /64 is another subscriber; an IPv4-mapped address is its IPv4 address
+    expect((await from('2001:db8:1:3::1')).status).toBe(201);
+    expect((await from('::ffff:198.51.100.9')).status).toBe(201);
+    expect((await from('198.51.100.9')).status).toBe(201);
+    expect((await from('198.51.100.9')).status).toBe(201);
+    expect((await from('::ffff:198.51.100.9')).status).toBe(429);
   });
 
   it('answers 503 with Retry-After when MAX_CONCURRENT_SUBMISSIONS whole submissions are in flight, and takes the next one after', async () => {

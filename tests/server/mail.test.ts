@@ -13,7 +13,7 @@ import { runRequests } from '../../server/requests.ts';
 import { MAIL_LIMITS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { eraseSubject, purgeExpired, sha256Hex } from '../../server/storage.ts';
+import { eraseSubject, mailboxOf, purgeExpired, sha256Hex } from '../../server/storage.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
@@ -230,6 +230,25 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     expect(await quota()).not.toContain(sha256Hex('ada@example.com'));
     await purgeExpired(database.db, new Date(Date.now() + MAIL_LIMITS.windowMs + 1_000));
     expect(await quota()).toEqual([]);
+  });
+
+  it('counts a mailbox, not an address: sub-addresses (ada+1@…) share the limit of the inbox they reach', async () => {
+    database = await engine.open();
+    const tagged = (email: string) => {
+      const body = privacyRequestBody();
+      body.data.workEmail = email;
+      return body;
+    };
+    for (const email of ['ada+1@example.com', 'Ada+spam@Example.com', 'ada@example.com', 'ada+x+y@example.com']) await store(tagged(email));
+    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow);
+    await store(tagged('ada.lovelace+1@example.com')); // another mailbox
+    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow + 1);
+    // erase of any of its addresses clears what the mailbox's limit counted
+    expect(mailboxOf('Ada+Spam@Example.com')).toBe('ada@example.com');
+    await eraseSubject(database.db, 'ada+1@example.com');
+    const keys = (await database.db.select().from(mailQuota)).map((q) => q.emailSha256);
+    expect(keys).not.toContain(sha256Hex('ada@example.com'));
+    expect(keys).toContain(sha256Hex('ada.lovelace@example.com'));
   });
 
   it(`confirms every privacy request, up to ${MAIL_LIMITS.privacyPerWindow} per address per 24 h`, async () => {
