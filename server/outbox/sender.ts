@@ -135,7 +135,8 @@ export interface Outbox {
  * ({@link retryDelayMs}); after {@link NOTIFY_GIVE_UP_AFTER_MS} of failures it gives up and logs an
  * error. Nothing is lost on a restart: the schedule is in the database. A row of a channel this
  * instance does not have (a webhook no longer configured) waits.
- * @param options - `firstRetryMs` shortens the back-off in tests
+ * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` the time one delivery may
+ *   take ({@link DELIVERY_DEADLINE_MS}), in tests
  */
 export function startOutbox(options: {
   db: Db;
@@ -143,6 +144,7 @@ export function startOutbox(options: {
   logger: Logger;
   firstRetryMs?: number;
   pollIntervalMs?: number;
+  deliveryDeadlineMs?: number;
 }): Outbox {
   const { db, logger } = options;
   const channels = new Map(options.channels.map((channel) => [channel.name, channel]));
@@ -182,7 +184,7 @@ export function startOutbox(options: {
     let problem: string;
     let permanent: boolean;
     try {
-      const outcome = await withDeadline(channels.get(row.channel)!.deliver(delivery), DELIVERY_DEADLINE_MS);
+      const outcome = await withDeadline(channels.get(row.channel)!.deliver(delivery), options.deliveryDeadlineMs ?? DELIVERY_DEADLINE_MS);
       await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null }).where(mine);
       if (row.message === 'privacy-confirmation' && outcome !== 'written') {
         // 11 CCR §7101: the record keeps when the confirmation of receipt went out (a file is not mail)

@@ -2,6 +2,7 @@
 // Mail to requesters and the team, through the outbox, to a real SMTP server in this process
 // (smtp-server), or as .eml files when no SMTP server is set.
 import { readdir, readFile } from 'node:fs/promises';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,9 @@ import type { ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { mailQuota, notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { runRequests } from '../../server/requests.ts';
-import { MAIL_LIMITS } from '../../server/limits.ts';
+import { MAIL_LIMITS, MAIL_TIMEOUT_MS } from '../../server/limits.ts';
+import { mailChannel } from '../../server/outbox/mail.ts';
+import type { Delivery } from '../../server/outbox/sender.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { eraseSubject, mailboxOf, purgeExpired, sha256Hex } from '../../server/storage.ts';
@@ -166,6 +169,57 @@ describe('mail through a real SMTP server', () => {
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.mail.messageId).toBe(`<${failed!.id}@sonde.dev>`);
     expect((await mailRows(server))[0]!.attempts).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe(`the SMTP time-out, MAIL_TIMEOUT_MS (${MAIL_TIMEOUT_MS} ms)`, () => {
+  const timeoutMs = 600;
+  const settings = (port: number) => ({ smtpUrl: `smtp://127.0.0.1:${port}`, emlDir: '/nonexistent', from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: undefined });
+  const delivery = (): Delivery => ({
+    id: '00000000-0000-4000-8000-00000000000a',
+    channel: 'mail',
+    message: 'invite-acknowledgment',
+    attachSubject: false,
+    record: null,
+    attempts: 1,
+    submissionId: '00000000-0000-4000-8000-00000000000b',
+    kind: 'invite',
+    email: 'ada@example.com',
+    receivedAt: new Date(),
+    dueAt: null,
+    body: submissionBody({ workEmail: 'ada@example.com' }),
+  });
+  /** A server on a free port that accepts a connection and, after `delayMs` (never, for null), passes it to `target`. */
+  async function slowServer(target: number, delayMs: number | null) {
+    const server = createNetServer((socket) => {
+      socket.on('error', () => {});
+      if (delayMs === null) return;
+      setTimeout(() => {
+        const upstream = connect(target, '127.0.0.1');
+        upstream.on('error', () => socket.destroy());
+        socket.pipe(upstream).pipe(socket);
+      }, delayMs);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  it('sends through a server that greets within the time-out, and gives up on one that never does', async () => {
+    const target = await freePort();
+    const smtp = await smtpServer(target);
+    const late = await slowServer(target, timeoutMs / 3);
+    const silent = await slowServer(target, null);
+    try {
+      const channelTo = (port: number) => mailChannel(settings(port), () => 'https://sonde.dev', async () => ({}), async () => null, { timeoutMs });
+      expect(await channelTo(late.port).deliver(delivery())).toBe('sent');
+      expect(smtp.received).toHaveLength(1);
+      const started = performance.now();
+      await expect(channelTo(silent.port).deliver(delivery())).rejects.toThrow(/^SMTP connection failed/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs - 50);
+      expect(smtp.received).toHaveLength(1);
+    } finally {
+      await Promise.all([late.close(), silent.close(), smtp.close()]);
+    }
   });
 });
 

@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { notifications } from '../../server/db/schema.ts';
-import { NOTIFY_BATCH_SIZE, NOTIFY_FIRST_RETRY_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
+import { NOTIFY_BATCH_SIZE, NOTIFY_FIRST_RETRY_MS, NOTIFY_LEASE_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { retryDelayMs, startOutbox } from '../../server/outbox/sender.ts';
+import { DELIVERY_DEADLINE_MS, retryDelayMs, startOutbox, type Channel } from '../../server/outbox/sender.ts';
 import { escapeSlackText, notificationText, webhookChannel } from '../../server/outbox/webhook.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
@@ -120,6 +120,26 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     expect(row).toMatchObject({ attempts: 4, failedAt: null, lastError: null });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(hook.received).toHaveLength(4); // nothing more once delivered
+  });
+
+  it('gives a delivery DELIVERY_DEADLINE_MS (half the lease): one that answers within it is delivered, one that never answers is cut there and retried', async () => {
+    expect(DELIVERY_DEADLINE_MS).toBe(NOTIFY_LEASE_MS / 2);
+    const database = await engine.open();
+    cleanup.push(() => database.close());
+    await store(database);
+    const deadlineMs = 400;
+    let attempts = 0;
+    const channel: Channel = {
+      name: 'webhook',
+      // the first attempt never answers; the second answers in half the deadline
+      deliver: () => (++attempts === 1 ? new Promise<void>(() => {}) : new Promise<void>((resolve) => setTimeout(resolve, deadlineMs / 2))),
+    };
+    const notifier = startOutbox({ db: database.db, channels: [channel], logger: createLogger('silent'), firstRetryMs: 20, pollIntervalMs: 20, deliveryDeadlineMs: deadlineMs });
+    cleanup.push(() => notifier.stop());
+    await until(async () => (await database.db.select().from(notifications))[0]?.lastError != null);
+    expect((await database.db.select().from(notifications))[0]).toMatchObject({ deliveredAt: null, lastError: `no answer within ${deadlineMs} ms` });
+    await until(async () => (await database.db.select().from(notifications))[0]?.deliveredAt != null);
+    expect((await database.db.select().from(notifications))[0]).toMatchObject({ attempts: 2, lastError: null });
   });
 
   it('gives up on a notification still failing 3 days after its request, with an error logged', async () => {
