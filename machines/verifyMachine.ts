@@ -1,12 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { VERIFICATION_TIMEOUT_MS } from '@/config/site';
-import {
-  confirmVerification,
-  lookUpVerification,
-  verificationTokenOf,
-  VerificationError,
-  type VerificationAnswer,
-} from '@/services/verification';
+import { confirmVerification, lookUpVerification, VerificationError, type VerificationAnswer } from '@/services/verification';
+import { verificationTokenOf } from '#shared/verification';
 
 /** The request a link confirms, as the page shows it: its types and the date it was received, nothing else. */
 export type VerifiedRequest = Pick<VerificationAnswer, 'requestTypes' | 'receivedAt'>;
@@ -36,9 +31,19 @@ export const VERIFY_FALLBACK_ERROR = 'We could not reach our server. Check your 
 /** Said when a call got no answer within {@link VERIFICATION_TIMEOUT_MS}. */
 export const VERIFY_TIMEOUT_ERROR = 'Our server did not answer in time. Please try again.';
 
-/** What the page says of a failed call: the status when one came (`HTTP error! status: 503`), else the fallback. */
-const errorText = (error: unknown): string =>
-  error instanceof VerificationError && error.status !== null ? `We could not check your link (${error.message}). Please try again.` : VERIFY_FALLBACK_ERROR;
+/** Said when the server refused more calls from the visitor's network for now (429). */
+export const VERIFY_RATE_LIMITED_ERROR = 'Too many attempts from your network. Please wait a minute, then try again.';
+
+/**
+ * What the page says of a failed call, in the visitor's words: too many attempts (429), a problem on our
+ * side (5xx, with its status), another refusal (with its status), or no answer at all.
+ */
+function errorText(error: unknown): string {
+  if (!(error instanceof VerificationError) || error.status === null) return VERIFY_FALLBACK_ERROR;
+  if (error.status === 429) return VERIFY_RATE_LIMITED_ERROR;
+  if (error.status >= 500) return `Our server could not check your link just now (error ${error.status}). Please try again in a moment.`;
+  return `We could not check your link (error ${error.status}). Please try again.`;
+}
 
 /**
  * `call`, except that once `signal` aborted it (its actor was stopped) it never settles. Under React's

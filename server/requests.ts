@@ -388,6 +388,14 @@ export function requestsProgram(io: {
         if (options.attachSubject && !record.verifiedAt) {
           throw new ExitError(`request ${id} is not verified: its requester's data is not sent before they confirm it is them (11 CCR §7060)`, 1);
         }
+        // What the confirmation promised: nothing is done on an unconfirmed request to know, delete, correct
+        // or port. Denied (unverifiable, §7062) or partly (e.g. an opt-out done, the rest denied) stay open.
+        if (options.outcome === 'complied' && verificationOf(record) === 'unverified') {
+          throw new ExitError(
+            `request ${id} is not verified: a request to know, delete, correct or port is not carried out before its requester confirms it is them (11 CCR §7060). Record how they confirmed with verify ${id}, or answer --outcome denied (or partly) with the reason`,
+            1,
+          );
+        }
         const now = io.now();
         // One statement: the record, the request marked handled, and the outcome mail in the outbox.
         const result = await db.execute(sql`
@@ -423,12 +431,20 @@ export function requestsProgram(io: {
       const message = await withDb(async (db) => {
         const { record } = await findPrivacy(db, id);
         if (record.verifiedAt) return `request ${id} was already verified on ${record.verifiedAt.toISOString()}`;
-        await db
-          .update(privacyRecords)
-          .set({ verifiedAt: io.now(), verifiedBy: 'team' })
-          .where(and(eq(privacyRecords.id, id), isNull(privacyRecords.verifiedAt)));
-        // the links of its confirmation now say it is already confirmed
-        await db.update(privacyVerifications).set({ usedAt: io.now() }).where(and(eq(privacyVerifications.requestId, id), isNull(privacyVerifications.usedAt)));
+        const now = io.now().toISOString();
+        // One statement: the record, and the links of its confirmation, which now say it is already confirmed.
+        const result = await db.execute(sql`
+          with verified as (
+            update ${privacyRecords} set verified_at = ${now}::timestamptz, verified_by = 'team'
+            where id = ${id} and verified_at is null
+            returning id
+          ),
+          used as (
+            update ${privacyVerifications} set used_at = ${now}::timestamptz
+            where request_id in (select id from verified) and used_at is null
+          )
+          select id from verified`);
+        if (rowsOf(result).length === 0) return `request ${id} was verified meanwhile: see show ${id}`;
         return `request ${id} verified`;
       });
       io.out(message);

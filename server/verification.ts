@@ -57,7 +57,8 @@ export async function lookUpVerification(db: Db, token: string): Promise<Verific
  * "Confirm it's me": records, in one statement, that the requester of the token's request confirmed it
  * (`privacy_records.verified_at`, `verified_by = 'link'`) and marks every link of that request used.
  * @returns `confirmed` when this call verified it, `verified` when it already was (by a link or by the
- *   team); null as {@link lookUpVerification}
+ *   team, or by a confirmation that committed while this one ran); null as {@link lookUpVerification},
+ *   and when the request was answered while this call ran
  */
 export async function confirmVerification(db: Db, token: string): Promise<VerificationAnswer | null> {
   if (!VERIFICATION_TOKEN_PATTERN.test(token)) return null;
@@ -67,14 +68,21 @@ export async function confirmVerification(db: Db, token: string): Promise<Verifi
       from ${privacyVerifications} v join ${privacyRecords} r on r.id = v.request_id
       where v.token_sha256 = ${sha256Hex(token)}::text and ${STILL_GOOD}
     ),
-    used as (
-      update ${privacyVerifications} v set used_at = now() from hit where v.request_id = hit.id and v.used_at is null
-    ),
     recorded as (
-      update ${privacyRecords} r set verified_at = now(), verified_by = 'link' from hit where r.id = hit.id and r.verified_at is null
+      -- rechecked on the row as it is when locked: a respond or a confirmation that committed meanwhile wins
+      update ${privacyRecords} r set verified_at = now(), verified_by = 'link'
+      from hit where r.id = hit.id and r.verified_at is null and ${STILL_GOOD}
       returning r.id
+    ),
+    used as (
+      update ${privacyVerifications} v set used_at = now() from recorded where v.request_id = recorded.id and v.used_at is null
     )
     select hit.received_at, hit.request_types, hit.verified_at, exists (select 1 from recorded) as recorded from hit`);
   const [row] = rowsOf<Found & { recorded: boolean }>(result);
-  return row ? answerOf(row, row.recorded ? 'confirmed' : 'verified') : null;
+  if (!row) return null;
+  if (row.recorded) return answerOf(row, 'confirmed');
+  if (row.verified_at !== null) return answerOf(row, 'verified');
+  // Unverified when this statement began, and not recorded by it: another transaction committed
+  // meanwhile (a confirmation: `verified`; a response, or the due date: the link is no longer good).
+  return lookUpVerification(db, token);
 }

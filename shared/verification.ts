@@ -35,6 +35,19 @@ export function verificationLink(siteUrl: string, token: string): string {
   return `${siteUrl}${VERIFY_PAGE_PATH}#token=${token}`;
 }
 
+/**
+ * The token of a verification link, from the address the page was opened at: the fragment the
+ * confirmation mail's link carries (`#token=…`), or, once the page has moved it out of the address bar,
+ * the history entry's state (`{ verificationToken }`), which a reload keeps.
+ * @returns the token, or null when neither holds a well-formed one
+ */
+export function verificationTokenOf(address: { hash: string; state: unknown }): string | null {
+  const fromHash = /^#token=(.*)$/.exec(address.hash)?.[1];
+  const kept = (address.state as { verificationToken?: unknown } | null)?.verificationToken;
+  const token = fromHash ?? (typeof kept === 'string' ? kept : null);
+  return token !== null && VERIFICATION_TOKEN_PATTERN.test(token) ? token : null;
+}
+
 /** The body of both calls. */
 export interface VerificationRequest {
   token: string;

@@ -13,6 +13,7 @@ export const verifyPage = {
   requestLabel: 'The request this link confirms',
   receivedLabel: 'Received on',
   typesLabel: 'Request types',
+  found: "We found your request. Check it below, then press Confirm it's me.",
   confirm: "Confirm it's me",
   confirming: 'Confirming…',
   notYours: 'Did not send this request? Close this page: we do not act on a request that is not confirmed.',

@@ -1,12 +1,14 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useRef } from 'react';
+import { useCallback, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ErrorAlert } from '@/components/FormFields';
+import { offScreen } from '@/components/FormFields.css';
 import { PageMeta } from '@/components/PageMeta';
 import { verifyPage as copy } from '@/content/verifyPrivacyRequest';
 import { useInspect } from '@/context/inspect';
 import { useAfterHydration } from '@/context/useAfterHydration';
 import { verifyMachine, type VerifiedRequest } from '#machines/verifyMachine';
+import { verificationTokenOf } from '#shared/verification';
 import { button } from '@/styles/button.css';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import * as styles from './VerifyPrivacyRequest.css';
@@ -36,11 +38,24 @@ function RequestSummary({ request }: { request: VerifiedRequest }) {
 
 /**
  * `/privacy-request/verify` (issue #27, 11 CCR §7060): the page a privacy request's verification link
- * opens, driven by `verifyMachine`. It shows the request the link confirms and confirms it only on
- * "Confirm it's me"; the token leaves the address bar at once (into the history entry's state, which a
- * reload keeps). Prerendered as "Checking your link…", with a `<noscript>` way to confirm by reply.
+ * opens. Each link is a page of its own: a link pasted into the tab already on this page (a fragment
+ * change, which reloads nothing) starts it afresh, while moving a link's token out of the address bar
+ * (into the history entry's state) keeps the page as it is.
  */
 export function VerifyPrivacyRequest() {
+  const { hash, state } = useLocation();
+  const link = verificationTokenOf({ hash, state: state as unknown }) ?? hash;
+  return <VerificationOfLink key={link} />;
+}
+
+/**
+ * One link's verification, driven by `verifyMachine`: shows the request the link confirms and confirms
+ * it only on "Confirm it's me"; the token leaves the address bar at once (into the history entry's state,
+ * which a reload keeps). Prerendered as "Checking your link…", with a `<noscript>` way to confirm by
+ * reply. A polite status line says what the page is doing; a failure is an alert; after a press, focus
+ * goes to what replaced the button (the outcome's heading, or the button offered again).
+ */
+function VerificationOfLink() {
   const location = useLocation();
   const navigate = useNavigate();
   const actor = useActorRef(
@@ -60,15 +75,17 @@ export function VerifyPrivacyRequest() {
   // machine's state from the render after.
   const hydrated = useAfterHydration(() => true, false);
   const state = hydrated ? machineState : 'opening';
-  // After a press, the outcome's heading takes the focus the vanished button had (keyboard, screen readers).
+  // After a press, what appears in the button's place takes the focus (keyboard, screen readers).
+  // (a stable ref callback: React calls it when an element mounts, not on every render)
   const pressed = useRef(false);
-  const focusIfPressed = (heading: HTMLHeadingElement | null) => {
-    if (heading && pressed.current) heading.focus();
-  };
+  const focusIfPressed = useCallback((element: HTMLElement | null) => {
+    if (element && pressed.current) element.focus();
+  }, []);
   const press = (event: 'verify.confirm' | 'verify.retry') => {
     pressed.current = true;
     actor.send({ type: event });
   };
+  const busy = state === 'opening' || state === 'lookingUp' || state === 'confirming';
 
   const outcome = (title: string, body: string, links: 'home' | 'new request') => (
     <div className={styles.outcome}>
@@ -97,11 +114,15 @@ export function VerifyPrivacyRequest() {
         <>
           {request && <RequestSummary request={request} />}
           {error && <ErrorAlert title={copy.errorTitle} message={error} />}
+          {/* aria-disabled, not disabled, while confirming: the button keeps the focus, and has it again if the call fails */}
           <button
             type="button"
             className={button({ tone: 'primary' })}
-            disabled={state === 'confirming'}
-            onClick={() => press('verify.confirm')}
+            aria-disabled={state === 'confirming'}
+            ref={focusIfPressed}
+            onClick={() => {
+              if (state === 'ready') press('verify.confirm');
+            }}
           >
             {state === 'confirming' ? copy.confirming : copy.confirm}
           </button>
@@ -113,7 +134,7 @@ export function VerifyPrivacyRequest() {
       body = (
         <>
           <ErrorAlert title={copy.errorTitle} message={error ?? ''} />
-          <button type="button" className={button({ tone: 'primary' })} onClick={() => press('verify.retry')}>
+          <button type="button" className={button({ tone: 'primary' })} ref={focusIfPressed} onClick={() => press('verify.retry')}>
             {copy.retry}
           </button>
         </>
@@ -129,7 +150,7 @@ export function VerifyPrivacyRequest() {
       body = outcome(copy.invalidTitle, copy.invalidBody, 'new request');
       break;
     default:
-      body = <p>{copy.checking}</p>;
+      body = <p aria-hidden="true">{copy.checking}</p>;
   }
 
   return (
@@ -141,8 +162,11 @@ export function VerifyPrivacyRequest() {
         <noscript>
           <p>{copy.noScript}</p>
         </noscript>
-        {/* each state's change is announced: the look-up's result, a failure, the outcome */}
-        <div className={styles.panel} aria-live="polite" aria-busy={state === 'opening' || state === 'lookingUp' || state === 'confirming'}>
+        {/* what the page is doing, announced politely; failures are alerts, outcomes take the focus */}
+        <p role="status" className={offScreen}>
+          {busy ? (state === 'confirming' ? copy.confirming : copy.checking) : state === 'ready' ? copy.found : ''}
+        </p>
+        <div className={styles.panel} aria-busy={busy}>
           {body}
         </div>
       </div>

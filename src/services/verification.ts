@@ -1,4 +1,4 @@
-import { VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, VERIFICATION_TOKEN_PATTERN, type VerificationAnswer } from '#shared/verification';
+import { VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, type VerificationAnswer } from '#shared/verification';
 import { SUBMIT_ENDPOINT } from '@/config/site';
 
 export type { VerificationAnswer } from '#shared/verification';
@@ -29,19 +29,6 @@ export class VerificationError extends Error {
   get isUnknownLink(): boolean {
     return this.status === 404;
   }
-}
-
-/**
- * The token of a verification link, from the address the page was opened at: the fragment the
- * confirmation mail's link carries (`#token=…`), or, once the page has moved it out of the address bar,
- * the history entry's state (`{ verificationToken }`), which a reload keeps.
- * @returns the token, or null when neither holds a well-formed one
- */
-export function verificationTokenOf(address: { hash: string; state: unknown }): string | null {
-  const fromHash = /^#token=(.*)$/.exec(address.hash)?.[1];
-  const kept = (address.state as { verificationToken?: unknown } | null)?.verificationToken;
-  const token = fromHash ?? (typeof kept === 'string' ? kept : null);
-  return token !== null && VERIFICATION_TOKEN_PATTERN.test(token) ? token : null;
 }
 
 async function post(url: string, token: string, signal?: AbortSignal): Promise<VerificationAnswer> {

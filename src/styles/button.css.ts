@@ -17,7 +17,8 @@ export const button = recipe({
     cursor: 'pointer',
     transition: 'background-color 120ms ease, color 120ms ease',
     selectors: {
-      '&:disabled': { cursor: 'not-allowed', opacity: 0.7 },
+      // aria-disabled: a button that keeps the focus while it cannot be pressed (the verification page)
+      '&:disabled, &[aria-disabled="true"]': { cursor: 'not-allowed', opacity: 0.7 },
     },
   },
   variants: {
@@ -25,7 +26,7 @@ export const button = recipe({
       primary: {
         background: vars.color.accent,
         color: vars.color.accentText,
-        selectors: { '&:hover:not(:disabled)': { filter: 'brightness(1.1)' } },
+        selectors: { '&:hover:not(:disabled):not([aria-disabled="true"])': { filter: 'brightness(1.1)' } },
       },
       secondary: {
         background: 'transparent',

@@ -67,6 +67,11 @@ test.describe('verifying a privacy request by its link (issue #27)', () => {
     // the mail quotes nothing the visitor typed
     expect(text).not.toMatch(/Grace|<script>|evil\.example/);
 
+    // a link cut short (a mail client wrapped it): unknown, and what there was of it leaves the address bar
+    await page.goto(`${pageUrl}#token=${token.slice(0, 30)}`);
+    await expect(page.getByRole('heading', { level: 2, name: 'This link is unknown or has expired' })).toBeVisible();
+    expect(page.url()).toBe(pageUrl);
+    // the whole link pasted into the same tab (a fragment change: nothing reloads) is a page of its own
     await page.goto(link);
     await expect(page.getByRole('heading', { level: 1, name: 'Confirm your privacy request' })).toBeVisible();
     const summary = page.getByLabel('The request this link confirms');

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/dom';
+import { screen, within } from '@testing-library/dom';
 import type { AnyEventObject } from 'xstate';
 import { expect } from 'vitest';
 import { VERIFICATION_TIMEOUT_MS } from '@/config/site';
@@ -23,7 +23,7 @@ describeModel(verifyModel, {
   start: (input) => {
     const { hash, state } = input as VerifyInput;
     const network = heldVerification();
-    return { ...renderApp({ pathname: PAGE, hash, state }, { fakeTimers: true }), network, input: input as VerifyInput };
+    return { ...renderApp({ pathname: PAGE, hash, state }, { fakeTimers: true }), network, input: input as VerifyInput, presses: { count: 0 } };
   },
   actions: {
     'xstate.done.actor.lookUp': async ({ network }, _before, event) => answer(network, 'lookUp', event),
@@ -35,7 +35,15 @@ describeModel(verifyModel, {
     'xstate.error.actor.confirm': async ({ network }, _before, event) => answer(network, 'confirm', event),
     'xstate.after.callTimeout.verify.confirming': () => elapse(VERIFICATION_TIMEOUT_MS),
   },
-  expectView: (state, { location, network, input }) => {
+  expectView: (state, { location, network, input, presses }, event) => {
+    if (event?.type === 'verify.confirm' || event?.type === 'verify.retry') presses.count += 1;
+    const pressedBefore = (step?: AnyEventObject) => presses.count > 0 && step?.type !== 'verify.confirm' && step?.type !== 'verify.retry';
+    // what the page is doing, for a screen reader
+    const status = within(screen.getByRole('main')).getByRole('status');
+    if (state.matches('lookingUp')) expect(status).toHaveTextContent(copy.checking);
+    else if (state.matches('confirming')) expect(status).toHaveTextContent(copy.confirming);
+    else if (state.matches('ready')) expect(status).toHaveTextContent(copy.found);
+    else expect(status).toBeEmptyDOMElement();
     const heading = screen.getByRole('heading', { level: 1, name: copy.title });
     expect(heading).toBeInTheDocument();
     // The token never stays in the address bar; it is sent in a body, and only to the verification calls.
@@ -49,14 +57,17 @@ describeModel(verifyModel, {
     const error = state.context.error;
     if (error) expect(screen.getByRole('alert')).toHaveTextContent(error);
     else expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    if (error) expect([VERIFY_FALLBACK_ERROR, VERIFY_TIMEOUT_ERROR].includes(error) || /HTTP error! status: \d+/.test(error)).toBe(true);
+    // in the visitor's words, never a developer's
+    if (error) expect([VERIFY_FALLBACK_ERROR, VERIFY_TIMEOUT_ERROR].includes(error) || /^Our server could not check your link just now \(error 503\)/.test(error)).toBe(true);
+    if (error) expect(error).not.toMatch(/HTTP/);
 
     if (state.matches('lookingUp')) {
-      expect(screen.getByText(copy.checking)).toBeInTheDocument();
+      expect(screen.getByText(copy.checking, { selector: 'p[aria-hidden="true"]' })).toBeVisible(); // shown; the status line says it
       expect(confirmButton).not.toBeInTheDocument();
       expect(network.sent('confirm')).toHaveLength(0);
     } else if (state.matches('lookupFailed')) {
       expect(screen.getByRole('button', { name: copy.retry })).toBeEnabled();
+      if (pressedBefore(event)) expect(screen.getByRole('button', { name: copy.retry })).toHaveFocus();
       expect(confirmButton).not.toBeInTheDocument();
     } else if (state.matches('ready') || state.matches('confirming')) {
       // only the types and the date received
@@ -66,14 +77,20 @@ describeModel(verifyModel, {
       if (state.matches('ready')) {
         expect(confirmButton).toHaveTextContent(copy.confirm);
         expect(confirmButton).toBeEnabled();
+        expect(confirmButton).toHaveAttribute('aria-disabled', 'false');
+        // after a press (a failed confirmation, or a look-up tried again) the button has the focus
+        if (pressedBefore(event)) expect(confirmButton).toHaveFocus();
       } else {
         expect(confirmButton).toHaveTextContent(copy.confirming);
-        expect(confirmButton).toBeDisabled();
+        // it keeps the focus it had, and cannot be pressed again
+        expect(confirmButton).toHaveAttribute('aria-disabled', 'true');
+        expect(confirmButton).toHaveFocus();
         expect(network.sent('confirm').length).toBeGreaterThan(0);
       }
     } else {
       const title = state.matches('confirmed') ? copy.confirmedTitle : state.matches('alreadyConfirmed') ? copy.alreadyTitle : copy.invalidTitle;
       expect(screen.getByRole('heading', { level: 2, name: title })).toBeInTheDocument();
+      if (pressedBefore(event)) expect(screen.getByRole('heading', { level: 2, name: title })).toHaveFocus();
       expect(confirmButton).not.toBeInTheDocument();
       if (state.matches('invalid')) expect(screen.getByRole('link', { name: copy.newRequest })).toHaveAttribute('href', '/privacy-request');
     }

@@ -89,6 +89,23 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     expect(await mails(id)).toContainEqual({ message: 'privacy-outcome', attachSubject: true });
   });
 
+  it('carries out no unverified request to know, delete, correct or port; denies it, or partly answers it, with the reason', async () => {
+    const del = await store(privacyRequest('Delete, Opt-Out', 'del@example.com'));
+    expect(await run(['respond', del, '--outcome', 'complied'])).toBe(1);
+    expect(io.err[0]).toBe(
+      `request ${del} is not verified: a request to know, delete, correct or port is not carried out before its requester confirms it is them (11 CCR §7060). Record how they confirmed with verify ${del}, or answer --outcome denied (or partly) with the reason`,
+    );
+    expect((await record(del)).respondedAt).toBeNull();
+    expect(await run(['respond', del, '--outcome', 'partly', '--reason', 'Opted out; the deletion needs you to confirm the request.'])).toBe(0);
+    // an opt-out alone needs no verification
+    const optOut = await store(privacyRequest('Opt-Out', 'opt@example.com'));
+    expect(await run(['respond', optOut, '--outcome', 'complied'])).toBe(0);
+    // once verified, carried out
+    const know = await store(privacyRequest('Access/Know', 'know@example.com'));
+    expect(await run(['verify', know])).toBe(0);
+    expect(await run(['respond', know, '--outcome', 'complied'])).toBe(0);
+  });
+
   it('extends once, before the due date, by 45 days, with the notice in the outbox', async () => {
     const id = await store(privacyRequest('Correct'));
     const before = await record(id);

@@ -108,6 +108,15 @@ describe.each(testEngines())('verification links on $name', (engine) => {
     expect(JSON.parse(out[0]!).history).toContainEqual(expect.objectContaining({ event: 'verified', how: 'verification link' }));
   }, 30_000);
 
+  it('confirms once when the button is pressed in many tabs at once: one "confirmed", every other "verified"', async () => {
+    const id = await submit(privacyRequest('Correct', 'tabs@example.com'));
+    const { token } = await confirmationTo('tabs@example.com');
+    const answers = await Promise.all(Array.from({ length: 12 }, async () => ((await (await confirm(token!)).json()) as { status: string }).status));
+    expect(answers.filter((status) => status === 'confirmed')).toHaveLength(1);
+    expect(answers.filter((status) => status === 'verified')).toHaveLength(11);
+    expect(await record(id)).toMatchObject({ verifiedBy: 'link' });
+  }, 30_000);
+
   it('puts no link in the confirmation of an opt-out, which needs no verification', async () => {
     await submit(privacyRequest('Opt-Out', 'otto@example.com'));
     const { mail, token } = await confirmationTo('otto@example.com');
@@ -197,6 +206,21 @@ describe('the verification calls refuse what is not a token', () => {
     expect((await post(VERIFICATION_LOOKUP_PATH, padded(VERIFICATION_BODY_MAX_BYTES + 1))).status).toBe(413);
   });
 
+  it('413 for a chunked body (no Content-Length) over the limit, counted as it streams', async () => {
+    const chunked = (bytes: number) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const text = JSON.stringify({ token: 'x'.repeat(bytes - JSON.stringify({ token: '' }).length) });
+          for (let i = 0; i < text.length; i += 100) controller.enqueue(new TextEncoder().encode(text.slice(i, i + 100)));
+          controller.close();
+        },
+      });
+    const send = (bytes: number) =>
+      fetch(`${server.url}${VERIFICATION_CONFIRM_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunked(bytes), duplex: 'half' } as RequestInit);
+    expect((await send(VERIFICATION_BODY_MAX_BYTES)).status).toBe(404);
+    expect((await send(VERIFICATION_BODY_MAX_BYTES + 1)).status).toBe(413);
+  });
+
   it(`429 with Retry-After past ${VERIFICATION_CALLS_PER_MINUTE} calls a minute from one address, not at it`, async () => {
     const token = JSON.stringify({ token: 'A'.repeat(43) });
     for (let i = 0; i < VERIFICATION_CALLS_PER_MINUTE; i += 1) {
@@ -207,5 +231,21 @@ describe('the verification calls refuse what is not a token', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // submissions have their own limit
     expect((await post(SUBMISSIONS_PATH, '{}')).status).toBe(400);
+  });
+
+  it(`counts the calls of an IPv6 client by its /64, and each client apart`, async () => {
+    const proxied = await startServer(testConfig(await writeStandInSite(), { trustProxy: true }), createLogger('silent'));
+    try {
+      const token = JSON.stringify({ token: 'A'.repeat(43) });
+      const from = (ip: string) =>
+        fetch(`${proxied.url}${VERIFICATION_LOOKUP_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: token });
+      // every call from another address of one /64
+      for (let i = 1; i <= VERIFICATION_CALLS_PER_MINUTE; i += 1) expect((await from(`2001:db8:5:6::${i.toString(16)}`)).status).toBe(404);
+      expect((await from('2001:db8:5:6:ffff::1')).status).toBe(429);
+      expect((await from('2001:db8:5:7::1')).status).toBe(404); // the next /64
+      expect((await from('198.51.100.20')).status).toBe(404); // an IPv4 client
+    } finally {
+      await proxied.stop();
+    }
   });
 });

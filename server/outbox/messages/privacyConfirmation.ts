@@ -20,12 +20,12 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
   const steps = [
     ...(verified && link
       ? [
-          `Before we act on a request to know, delete, correct or port your personal information, we confirm that it is yours: open the link below and press “Confirm it's me”. Nothing else is asked of you. The link works once, until ${due}. If you did not send this request, ignore this message: we do not act on it unconfirmed.`,
+          `Before we act on a request to know, delete, correct or port your personal information, we confirm that it is yours: open the link below and press “Confirm it's me”. Nothing else is asked of you. The link confirms your request once, and stops working when we answer it or when it is due. If you did not send this request, ignore this message: we do not carry it out unconfirmed.`,
         ]
       : []),
     ...(verified && !link
       ? [
-          `Before we act on a request to know, delete, correct or port your personal information, we confirm that it is yours: we will write to you from ${facts.privacyEmail}, and ask for no more than we need to be sure.`,
+          `Before we act on a request to know, delete, correct or port your personal information, we confirm that it is yours: if we need anything from you, we write from ${facts.privacyEmail}, and ask for no more than we need to be sure.`,
         ]
       : []),
     ...(facts.types.includes('Opt-Out')
