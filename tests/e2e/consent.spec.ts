@@ -1,27 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, Request } from '@playwright/test';
-import { postHogAnswer } from '../../scripts/posthogStandIn';
+import type { Page } from '@playwright/test';
 import { E2E_POSTHOG_HOST } from './constants';
-import { expect, fillInviteForm, test, uniqueEmail } from './fixtures';
+import { expect, fillInviteForm, interceptPostHog, test, uniqueEmail } from './fixtures';
 
 // The analytics build's PostHog host: never resolvable, every request answered here.
 const POSTHOG_HOST = new URL(E2E_POSTHOG_HOST).hostname;
 const OPT_OUT = 'Do Not Sell or Share My Personal Information';
 const CONFIRMATION = 'You have opted out of tracking. Your preference has been saved.';
-
-/** Answers every PostHog request locally, as PostHog does (scripts/posthogStandIn.ts), and records it. */
-async function interceptPostHog(page: Page): Promise<Request[]> {
-  const requests: Request[] = [];
-  await page.route(`https://${POSTHOG_HOST}/**`, (route) => {
-    requests.push(route.request());
-    const body = JSON.stringify(postHogAnswer(new URL(route.request().url()).pathname));
-    return route.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body });
-  });
-  page.on('request', (request) => {
-    if (new URL(request.url()).hostname === POSTHOG_HOST && !requests.includes(request)) requests.push(request);
-  });
-  return requests;
-}
 
 /** Every storage key the page holds: cookies, localStorage and sessionStorage. */
 async function storageKeys(page: Page): Promise<string[]> {

@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { test as base, expect, type Page, type Response } from '@playwright/test';
+import { test as base, expect, type Page, type Request, type Response } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import postgres from 'postgres';
+import { postHogAnswer } from '../../scripts/posthogStandIn';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { E2E_ANALYTICS_PGLITE_DIR, E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_SMTP_DIR, E2E_WEBHOOK_FILE } from './constants';
+import { E2E_ANALYTICS_PGLITE_DIR, E2E_POSTHOG_HOST, E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_SMTP_DIR, E2E_WEBHOOK_FILE } from './constants';
 
 /** The IP the intercepted lookup service answers in e2e runs (TEST-NET-3). */
 export const E2E_CLIENT_IP = '203.0.113.9';
@@ -170,4 +171,18 @@ export async function smtpMailTo(address: string, count = 1, timeoutMs = 15_000)
     if (mine.length >= count || Date.now() > end) return mine;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Answers every PostHog request locally, as PostHog does (scripts/posthogStandIn.ts), and records it. */
+export async function interceptPostHog(page: Page): Promise<Request[]> {
+  const requests: Request[] = [];
+  await page.route(`https://${new URL(E2E_POSTHOG_HOST).hostname}/**`, (route) => {
+    requests.push(route.request());
+    const body = JSON.stringify(postHogAnswer(new URL(route.request().url()).pathname));
+    return route.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body });
+  });
+  page.on('request', (request) => {
+    if (new URL(request.url()).hostname === new URL(E2E_POSTHOG_HOST).hostname && !requests.includes(request)) requests.push(request);
+  });
+  return requests;
 }

@@ -2,29 +2,16 @@ import { gunzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
 import { sql } from 'drizzle-orm';
-import { postHogAnswer } from '../../scripts/posthogStandIn';
 import type { ServerConfig } from '../../server/config';
 import { connectForTeam } from '../../server/requests';
-import { E2E_ANALYTICS_PGLITE_DIR, E2E_POSTHOG_HOST } from './constants';
-import { expect, requestsList, smtpMailTo, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
+import { E2E_ANALYTICS_PGLITE_DIR } from './constants';
+import { expect, interceptPostHog, requestsList, smtpMailTo, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
 
 // Issue #27 (11 CCR §7060, §7062): a privacy request sent from the form, its confirmation received by a
 // real SMTP server, its verification link opened and confirmed in Chromium, then answered and extended
 // with the team's command line. Runs on the `analytics` server (PostHog on, mail over SMTP, PGlite).
 
-const POSTHOG_HOST = new URL(E2E_POSTHOG_HOST).hostname;
 const LINK = /(http:\/\/127\.0\.0\.1:\d+\/privacy-request\/verify)#token=([A-Za-z0-9_-]{43})/;
-
-/** Answers every PostHog request locally (scripts/posthogStandIn.ts) and records it. */
-async function interceptPostHog(page: Page): Promise<Request[]> {
-  const requests: Request[] = [];
-  await page.route(`https://${POSTHOG_HOST}/**`, (route) => {
-    requests.push(route.request());
-    const body = JSON.stringify(postHogAnswer(new URL(route.request().url()).pathname));
-    return route.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body });
-  });
-  return requests;
-}
 
 /** What a PostHog request carried: its URL and its body, gunzipped when compressed. */
 function sentToPostHog(request: Request): string {
