@@ -131,7 +131,9 @@ export function Estimator() {
   };
 
   return (
-    <div className={styles.estimator} role="group" aria-labelledby={`${id}-title`}>
+    // A form, as HTML's own <output> example is: it holds things to do, not text to read, so llms-full.txt
+    // leaves it out (scripts/llmsFull.ts). It is never sent: Enter in a field does nothing once hydrated.
+    <form className={styles.estimator} aria-labelledby={`${id}-title`} onSubmit={(event) => event.preventDefault()}>
       <h3 id={`${id}-title`} className={styles.title}>
         {copy.title}
       </h3>
@@ -188,13 +190,13 @@ export function Estimator() {
         </div>
         <div className={styles.results}>
           <output htmlFor={Object.values(ids).join(' ')} className={styles.output} aria-live="polite" aria-atomic="true">
-            <span className={styles.forVolume}>{copy.forVolume(formatQueries(figures.queriesPerMonth))}</span>
+            <span className={styles.forVolume}>{copy.forVolume(formatQueries(figures.queriesPerMonth))}</span>{' '}
             <span className={styles.line}>
               <span className={styles.monthly}>{formatUsd(figures.monthlyUsd)}</span> {copy.perMonth}
-            </span>
+            </span>{' '}
             <span className={styles.line}>
               <span className={styles.yearly}>{formatUsd(figures.yearlyUsd)}</span> {copy.perYear}
-            </span>
+            </span>{' '}
             <span className={styles.line}>{averageQpsText(figures.averageQps)}</span>
           </output>
           <p className={fieldStyles.hint}>{copy.basis(formatUsd(PRICE_PER_1000_QUERIES_USD))}</p>
@@ -229,7 +231,7 @@ export function Estimator() {
           </a>
         </div>
       </div>
-    </div>
+    </form>
   );
 }
 

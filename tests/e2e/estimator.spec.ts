@@ -4,7 +4,7 @@ import { expect, test } from './fixtures';
 
 // The cost estimator of the pricing section (spec §2 section 3, §9) in Chromium, on the production build.
 
-const estimator = (page: Page) => page.getByRole('group', { name: 'Estimate your cost' });
+const estimator = (page: Page) => page.getByRole('form', { name: 'Estimate your cost' });
 const queriesField = (page: Page) => estimator(page).getByRole('textbox', { name: 'Queries per month' });
 const slider = (page: Page) => estimator(page).getByRole('slider', { name: 'Queries per month, 100k to 10B' });
 const result = (page: Page) => estimator(page).locator('output');

@@ -14,13 +14,13 @@ import { renderApp } from '../renderApp';
 // The cost estimator in the pricing section (spec §2 section 3, §9), as a visitor uses it: every test
 // renders in StrictMode (tests/renderApp.tsx), as src/hydrate.tsx does.
 
-const estimatorGroup = () => screen.getByRole('group', { name: 'Estimate your cost' });
-const queriesField = () => within(estimatorGroup()).getByRole('textbox', { name: 'Queries per month' }) as HTMLInputElement;
-const slider = () => within(estimatorGroup()).getByRole('slider', { name: 'Queries per month, 100k to 10B' }) as HTMLInputElement;
-const peakField = () => within(estimatorGroup()).getByRole('textbox', { name: 'Peak QPS' }) as HTMLInputElement;
-const shareField = () => within(estimatorGroup()).getByRole('textbox', { name: 'Share of the day at peak (%)' }) as HTMLInputElement;
-const result = () => within(estimatorGroup()).getByRole('status');
-const handOverLink = () => within(estimatorGroup()).getByRole('link', { name: 'Request an invite with this estimate' });
+const estimatorForm = () => screen.getByRole('form', { name: 'Estimate your cost' });
+const queriesField = () => within(estimatorForm()).getByRole('textbox', { name: 'Queries per month' }) as HTMLInputElement;
+const slider = () => within(estimatorForm()).getByRole('slider', { name: 'Queries per month, 100k to 10B' }) as HTMLInputElement;
+const peakField = () => within(estimatorForm()).getByRole('textbox', { name: 'Peak QPS' }) as HTMLInputElement;
+const shareField = () => within(estimatorForm()).getByRole('textbox', { name: 'Share of the day at peak (%)' }) as HTMLInputElement;
+const result = () => within(estimatorForm()).getByRole('status');
+const handOverLink = () => within(estimatorForm()).getByRole('link', { name: 'Request an invite with this estimate' });
 const inviteField = (name: string) => within(inviteFormElement()).getByRole('textbox', { name }) as HTMLInputElement;
 
 /** What the result says, one line after another. */
@@ -52,7 +52,7 @@ describe('cost estimator (spec §9)', () => {
     expect(result().tagName).toBe('OUTPUT');
     expect(result()).toHaveAttribute('aria-live', 'polite');
     expect(resultLines()).toEqual(['For 5M queries a month:', '$1,000 a month', '$12,000 a year', 'about 1.9 QPS on average']);
-    expect(within(estimatorGroup()).getByText('At the beta price of $0.20 per 1,000 queries; a month is 30 days.')).toBeInTheDocument();
+    expect(within(estimatorForm()).getByText('At the beta price of $0.20 per 1,000 queries; a month is 30 days.')).toBeInTheDocument();
   });
 
   it('reads 12M as $2,400 a month, $28,800 a year and about 4.6 QPS on average, and puts it in the address', async () => {
@@ -92,15 +92,15 @@ describe('cost estimator (spec §9)', () => {
     expect(queriesField()).toHaveValue('12 lots');
     expect(queriesField()).toBeInvalid();
     expect(queriesField()).toHaveAccessibleDescription(/Write a number of queries, like 12M/);
-    expect(within(estimatorGroup()).getByText('Write a number of queries, like 12M')).toBeVisible();
+    expect(within(estimatorForm()).getByText('Write a number of queries, like 12M')).toBeVisible();
     expect(resultLines()).toEqual(['For 12M queries a month:', '$2,400 a month', '$28,800 a year', 'about 4.6 QPS on average']);
     expect(location()).toBe('/?queries=12M#pricing');
     // an empty field cannot be read either; writing a volume again clears the message
     await typeQueries(user, '');
-    expect(within(estimatorGroup()).getByText('Write a number of queries, like 12M')).toBeVisible();
+    expect(within(estimatorForm()).getByText('Write a number of queries, like 12M')).toBeVisible();
     await typeQueries(user, '100M');
     expect(queriesField()).toBeValid();
-    expect(within(estimatorGroup()).queryByText('Write a number of queries, like 12M')).not.toBeInTheDocument();
+    expect(within(estimatorForm()).queryByText('Write a number of queries, like 12M')).not.toBeInTheDocument();
     expect(resultLines()[1]).toBe('$20,000 a month');
   });
 
@@ -254,7 +254,7 @@ describe('prerendered, then hydrated', () => {
     expect(queriesField()).toHaveAttribute('readonly');
     expect(slider()).toBeDisabled();
     expect(resultLines()[1]).toBe('$1,000 a month');
-    const prerendered = [...estimatorGroup().querySelectorAll('*')];
+    const prerendered = [...estimatorForm().querySelectorAll('*')];
     const recoverable: unknown[] = [];
     await act(async () => {
       startTransition(() => {
