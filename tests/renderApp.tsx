@@ -11,21 +11,22 @@ import type { Inspect } from '@/context/inspect';
 // hydrating, so a test sees each page at its first render.
 await preloadAllPages();
 
-/** Reports the address (path + hash) the visitor would see in the address bar. */
+/** Reports the address (path, query, hash) the visitor would see in the address bar. */
 function AddressBar({ onChange }: { onChange: (address: string) => void }) {
-  const { pathname, hash } = useLocation();
-  useEffect(() => onChange(`${pathname}${hash}`), [pathname, hash, onChange]);
+  const { pathname, search, hash } = useLocation();
+  useEffect(() => onChange(`${pathname}${search}${hash}`), [pathname, search, hash, onChange]);
   return null;
 }
 
 /**
  * Renders the whole app (providers, layout, routes) at `path` (an address, or a location with its
- * history state) in a memory router, as a visitor would arrive there, inside `<StrictMode>`. `location()` reads the current path + hash, to assert navigation.
+ * history state) in a memory router, as a visitor would arrive there, inside `<StrictMode>`.
+ * `location()` reads the current path, query and hash, to assert navigation.
  * With `fakeTimers`, user-event advances Vitest's fake clock; `inspect` observes every actor of the app.
  */
 export function renderApp(path: InitialEntry = '/', options: { fakeTimers?: boolean; inspect?: Inspect } = {}) {
   const user = userEvent.setup(options.fakeTimers ? { advanceTimers: (ms) => vi.advanceTimersByTime(ms) } : {});
-  let address = typeof path === 'string' ? path : `${path.pathname ?? '/'}${path.hash ?? ''}`;
+  let address = typeof path === 'string' ? path : `${path.pathname ?? '/'}${path.search ?? ''}${path.hash ?? ''}`;
   const record = (next: string) => {
     address = next;
   };

@@ -8,7 +8,7 @@ import { lazyPart, type LazyPart } from '@/components/lazyPart';
 const Home = lazyPart(
   () => import('@/pages/Home'),
   (module) => module.Home,
-  (module) => [module.InviteFormPart],
+  (module) => [module.InviteFormPart, module.EstimatorPart],
 );
 const Privacy = lazyPart(() => import('@/pages/Privacy'), (module) => module.Privacy);
 const PrivacyRequest = lazyPart(

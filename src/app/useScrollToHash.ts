@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigationType } from 'react-router-dom';
 import { SCROLL_TO_ANCHOR_DELAY_MS } from '@/config/site';
 
 function prefersReducedMotion(): boolean {
@@ -12,11 +12,18 @@ function prefersReducedMotion(): boolean {
  * Also on arrival from another route, since the target only exists once the new page has rendered: when
  * the page's chunk (issue #13) is still loading after those 100 ms, the scroll waits for the section to
  * appear in `<main>`, and happens as soon as it does. An address naming no section scrolls nowhere.
- * A navigation without a hash starts at the top of the new page.
+ * A navigation without a hash starts at the top of the new page. An address rewritten in place (a
+ * REPLACE navigation that stays on the page, as the cost estimator writes its `?queries=` and
+ * `#pricing` while the visitor types) is no navigation to a section: nothing scrolls.
  */
 export function useScrollToHash(): void {
   const { pathname, hash, key } = useLocation();
+  const navigationType = useNavigationType();
+  const lastPathname = useRef(pathname);
   useEffect(() => {
+    const samePage = lastPathname.current === pathname;
+    lastPathname.current = pathname;
+    if (samePage && navigationType === 'REPLACE') return;
     if (!hash) {
       window.scrollTo({ top: 0 });
       return;
@@ -48,5 +55,5 @@ export function useScrollToHash(): void {
       observer?.disconnect();
     };
     // `key` changes on every navigation, so pressing the same hash link twice scrolls again.
-  }, [pathname, hash, key]);
+  }, [pathname, hash, key, navigationType]);
 }

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
 import { ConsentContext } from '@/context/actors';
+import { receiveInviteHandOvers } from '@/context/inviteHandOver';
 import { useOutbox } from '@/context/outbox';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
@@ -42,7 +43,8 @@ export function InviteForm() {
     { inspect: useInspect() },
   );
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
-  const draft = useFormDraft(actor);
+  // the cost estimator's figures arrive as the visitor's own typing would (src/components/Estimator.tsx)
+  const draft = useFormDraft(actor, receiveInviteHandOvers);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

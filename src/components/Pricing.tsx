@@ -1,10 +1,22 @@
 import { PRICE_PER_1000_QUERIES_USD, PRICING_EXAMPLES } from '@/config/site';
 import { pricing } from '@/content/home';
+import { loadEventFired } from '@/context/loadEvent';
 import { container, lede, section, sectionTitle } from '@/styles/layout.css';
 import { formatCount, formatUsd } from './format';
+import { lazyPart } from './lazyPart';
 import * as styles from './Pricing.css';
 
-/** Home section 3, `#pricing` (spec §2, §9): the beta price and the two worked examples. */
+/**
+ * The cost estimator's code (src/components/Estimator.tsx: its arithmetic, copy and hand-over), fetched
+ * after the load event like the invite form's: until then it is its prerendered HTML, the 5M example of
+ * spec §9, which reads the same; the first load of `/` stays within DESIGN.md §4's budget.
+ */
+export const EstimatorPart = lazyPart(
+  () => loadEventFired().then(() => import('./Estimator')),
+  (module) => module.Estimator,
+);
+
+/** Home section 3, `#pricing` (spec §2, §9): the beta price, the two worked examples and the cost estimator. */
 export function Pricing() {
   return (
     <section id="pricing" className={section} aria-labelledby="pricing-title">
@@ -44,6 +56,7 @@ export function Pricing() {
               ))}
             </tbody>
           </table>
+          <EstimatorPart />
         </div>
       </div>
     </section>

@@ -9,7 +9,7 @@ let usdWhole: Intl.NumberFormat | undefined;
 let compact: Intl.NumberFormat | undefined;
 
 /** Digits grouped by thousands with commas, as en-US writes them: `20000` → `20,000`. */
-function grouped(digits: string): string {
+export function grouped(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 

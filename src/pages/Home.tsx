@@ -19,6 +19,9 @@ export const InviteFormPart = lazyPart(
   (module) => module.InviteForm,
 );
 
+/** The pricing section's estimator, a part of this page too (src/app/routes.tsx preloads it with the page). */
+export { EstimatorPart } from '@/components/Pricing';
+
 /**
  * `/` (spec §2): hero, feature cards, pricing, FAQ, invite request. The longest page: each section below
  * the hero is a `<Suspense>` boundary, in the prerendered HTML as in the browser, so React hydrates it on

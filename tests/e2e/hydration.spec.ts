@@ -23,13 +23,18 @@ function watchConsole(page: Page): string[] {
   return messages;
 }
 
-/** Waits until every part of the page has hydrated: each of its buttons is enabled once its part has. */
+/**
+ * Waits until every part of the page has hydrated: each of its buttons is enabled once its part has, and
+ * the cost estimator's slider once the estimator has.
+ */
 async function waitForHydration(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Do Not Sell or Share My Personal Information' })).toBeEnabled();
   for (const name of ['Request invite', 'Submit request']) {
     const submit = page.locator('main').getByRole('button', { name, exact: true });
     if (await submit.count()) await expect(submit).toBeEnabled();
   }
+  const slider = page.locator('main').getByRole('slider');
+  if (await slider.count()) await expect(slider).toBeEnabled();
   await page.waitForLoadState('networkidle');
 }
 
