@@ -6,7 +6,7 @@ import { verificationTokenOf } from '#shared/verification';
 /** The request a link confirms, as the page shows it: its types and the date it was received, nothing else. */
 export type VerifiedRequest = Pick<VerificationAnswer, 'requestTypes' | 'receivedAt'>;
 
-/** What the page was opened at: the router location's fragment and history state. */
+/** Where the token is: the router location's fragment (`#token=…`) or history state (`{ verificationToken }`). */
 export interface VerifyInput {
   hash: string;
   state: unknown;
@@ -15,8 +15,6 @@ export interface VerifyInput {
 export interface VerifyContext {
   /** the link's token (43 characters), or null when the address carries none */
   token: string | null;
-  /** true when the address has a `#token=` fragment (well-formed or not), which the page moves out of the address bar */
-  tokenInAddress: boolean;
   request: VerifiedRequest | null;
   /** why the last call failed, shown until the next attempt; null when none did */
   error: string | null;
@@ -71,8 +69,6 @@ export const verifyMachine = setup({
     confirm: fromPromise<VerificationAnswer, { token: string }>(({ input, signal }) => unlessAborted(confirmVerification(input.token, signal), signal)),
   },
   actions: {
-    /** moves the token out of the address bar, into the history entry's state (the view knows how) */
-    hideToken: () => {},
     storeRequest: assign({ request: (_, answer: VerificationAnswer) => ({ requestTypes: answer.requestTypes, receivedAt: answer.receivedAt }) }),
     storeError: assign({ error: (_, params: { error: unknown }) => errorText(params.error) }),
     storeTimeoutError: assign({ error: VERIFY_TIMEOUT_ERROR }),
@@ -80,8 +76,6 @@ export const verifyMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
-    hasTokenInAddress: ({ context }) => context.token !== null && context.tokenInAddress,
-    isTokenInAddress: ({ context }) => context.tokenInAddress,
     isVerified: (_, answer: VerificationAnswer) => answer.status === 'verified',
     isUnknownLink: (_, params: { error: unknown }) => params.error instanceof VerificationError && params.error.isUnknownLink,
   },
@@ -91,33 +85,16 @@ export const verifyMachine = setup({
   description: "Issue #27: a privacy request's verification link: look up, then 'Confirm it's me'.",
   context: ({ input }) => ({
     token: verificationTokenOf(input),
-    tokenInAddress: input.hash.startsWith('#token='),
     request: null,
     error: null,
   }),
   initial: 'opening',
   states: {
     opening: {
-      description: 'The page reads the token from its address.',
+      description: "The token, from the history entry's state (where the page moved it from the address bar) or the fragment.",
       always: [
-        {
-          guard: 'hasTokenInAddress',
-          target: 'lookingUp',
-          actions: { type: 'hideToken' },
-          description: 'A well-formed token in the fragment: it leaves the address bar (kept in the history entry, for a reload) before anything could record the address, then is looked up.',
-        },
-        {
-          guard: 'hasToken',
-          target: 'lookingUp',
-          description: 'A token kept in the history entry (the page was reloaded): looked up.',
-        },
-        {
-          guard: 'isTokenInAddress',
-          target: 'invalid',
-          actions: { type: 'hideToken' },
-          description: 'A malformed token in the fragment (a link cut short): the link is unknown; what there is of it leaves the address bar all the same.',
-        },
-        { target: 'invalid', description: 'No token: the link is unknown.' },
+        { guard: 'hasToken', target: 'lookingUp', description: 'A well-formed token: looked up.' },
+        { target: 'invalid', description: 'No token, or one cut short: the link is unknown.' },
       ],
     },
     lookingUp: {

@@ -16,7 +16,11 @@ const PrivacyRequest = lazyPart(
   (module) => module.PrivacyRequest,
   (module) => [module.PrivacyRequestFormPart],
 );
-const VerifyPrivacyRequest = lazyPart(() => import('@/pages/VerifyPrivacyRequest'), (module) => module.VerifyPrivacyRequest);
+const VerifyPrivacyRequest = lazyPart(
+  () => import('@/pages/VerifyPrivacyRequest'),
+  (module) => module.VerifyPrivacyRequest,
+  (module) => [module.PrivacyVerificationPart],
+);
 const Terms = lazyPart(() => import('@/pages/Terms'), (module) => module.Terms);
 const ThankYou = lazyPart(() => import('@/pages/ThankYou'), (module) => module.ThankYou);
 const NotFound = lazyPart(() => import('@/pages/NotFound'), (module) => module.NotFound);

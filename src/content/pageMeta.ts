@@ -33,7 +33,7 @@ export const pageMeta = {
   },
   '/privacy-request/verify': {
     title: `Confirm your privacy request — ${PRODUCT_NAME}`,
-    description: `Confirm that the privacy request sent from your email address is yours, so that ${PRODUCT_NAME} can act on it.`,
+    description: `Confirm a privacy request sent to ${PRODUCT_NAME}.`,
     indexable: false,
   },
   '/terms': {

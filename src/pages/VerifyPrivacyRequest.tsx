@@ -1,158 +1,40 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useRef } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ErrorAlert } from '@/components/FormFields';
-import { offScreen } from '@/components/FormFields.css';
+import { Suspense, useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { lazyPart } from '@/components/lazyPart';
 import { PageMeta } from '@/components/PageMeta';
 import { verifyPage as copy } from '@/content/verifyPrivacyRequest';
-import { useInspect } from '@/context/inspect';
-import { useAfterHydration } from '@/context/useAfterHydration';
-import { verifyMachine, type VerifiedRequest } from '#machines/verifyMachine';
-import { verificationTokenOf } from '#shared/verification';
-import { button } from '@/styles/button.css';
+import { loadEventFired } from '@/context/loadEvent';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
-import * as styles from './VerifyPrivacyRequest.css';
+import { verificationTokenOf } from '#shared/verification';
 
-const LONG_DATE = { dateStyle: 'long', timeZone: 'UTC' } as const;
-
-/** `November 25, 2026`, in UTC: the date as the confirmation email states it. */
-function longDate(iso: string): string {
-  return new Intl.DateTimeFormat('en-US', LONG_DATE).format(new Date(iso));
-}
-
-/** The request a link confirms: the date it was received and its types, nothing else (issue #27). */
-function RequestSummary({ request }: { request: VerifiedRequest }) {
-  return (
-    <dl className={styles.summary} aria-label={copy.requestLabel}>
-      <div>
-        <dt className={styles.term}>{copy.receivedLabel}</dt>
-        <dd className={styles.value}>{longDate(request.receivedAt)}</dd>
-      </div>
-      <div>
-        <dt className={styles.term}>{copy.typesLabel}</dt>
-        <dd className={styles.value}>{request.requestTypes.join(', ')}</dd>
-      </div>
-    </dl>
-  );
-}
+/**
+ * The verification's code: its machine, the calls, the states' views. Fetched after the load event, so
+ * that the page's first load stays within DESIGN.md §4's budget: until then the page is its prerendered
+ * HTML, "Checking your link…".
+ */
+export const PrivacyVerificationPart = lazyPart(
+  () => loadEventFired().then(() => import('@/components/PrivacyVerification')),
+  (module) => module.PrivacyVerification,
+);
 
 /**
  * `/privacy-request/verify` (issue #27, 11 CCR §7060): the page a privacy request's verification link
- * opens. Each link is a page of its own: a link pasted into the tab already on this page (a fragment
- * change, which reloads nothing) starts it afresh, while moving a link's token out of the address bar
- * (into the history entry's state) keeps the page as it is.
+ * opens, `#token=…` in its fragment. As the page hydrates, before the verification's code is even
+ * fetched, and so before analytics could read the address (it starts after the load event), the token
+ * leaves the address bar for the history entry's state, which a reload keeps; a link cut short leaves
+ * too. Then the verification (src/components/PrivacyVerification.tsx) reads it there. Each link is a
+ * verification of its own: one pasted into this tab (a fragment change, which reloads nothing) starts
+ * afresh. Without JavaScript, a `<noscript>` says how to confirm by reply.
  */
 export function VerifyPrivacyRequest() {
-  const { hash, state } = useLocation();
-  const link = verificationTokenOf({ hash, state: state as unknown }) ?? hash;
-  return <VerificationOfLink key={link} />;
-}
-
-/**
- * One link's verification, driven by `verifyMachine`: shows the request the link confirms and confirms
- * it only on "Confirm it's me"; the token leaves the address bar at once (into the history entry's state,
- * which a reload keeps). Prerendered as "Checking your link…", with a `<noscript>` way to confirm by
- * reply. A polite status line says what the page is doing; a failure is an alert; after a press, focus
- * goes to what replaced the button (the outcome's heading, or the button offered again).
- */
-function VerificationOfLink() {
-  const location = useLocation();
+  const { pathname, search, hash, state } = useLocation();
   const navigate = useNavigate();
-  const actor = useActorRef(
-    verifyMachine.provide({
-      actions: {
-        hideToken: ({ context }) => {
-          void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: { verificationToken: context.token } });
-        },
-      },
-    }),
-    { input: { hash: location.hash, state: location.state as unknown }, inspect: useInspect() },
-  );
-  const machineState = useSelector(actor, (s) => s.value);
-  const request = useSelector(actor, (s) => s.context.request);
-  const error = useSelector(actor, (s) => s.context.error);
-  // The prerendered page (no token at build time) and its hydration show "Checking your link…"; the
-  // machine's state from the render after.
-  const hydrated = useAfterHydration(() => true, false);
-  const state = hydrated ? machineState : 'opening';
-  // After a press, what appears in the button's place takes the focus (keyboard, screen readers).
-  // (a stable ref callback: React calls it when an element mounts, not on every render)
-  const pressed = useRef(false);
-  const focusIfPressed = useCallback((element: HTMLElement | null) => {
-    if (element && pressed.current) element.focus();
-  }, []);
-  const press = (event: 'verify.confirm' | 'verify.retry') => {
-    pressed.current = true;
-    actor.send({ type: event });
-  };
-  const busy = state === 'opening' || state === 'lookingUp' || state === 'confirming';
-
-  const outcome = (title: string, body: string, links: 'home' | 'new request') => (
-    <div className={styles.outcome}>
-      <h2 className={styles.outcomeTitle} tabIndex={-1} ref={focusIfPressed}>
-        {title}
-      </h2>
-      {request && <RequestSummary request={request} />}
-      <p>{body}</p>
-      {links === 'home' ? (
-        <Link to="/" className={button({ tone: 'secondary' })}>
-          {copy.backHome}
-        </Link>
-      ) : (
-        <Link to="/privacy-request" className={button({ tone: 'primary' })}>
-          {copy.newRequest}
-        </Link>
-      )}
-    </div>
-  );
-
-  let body;
-  switch (state) {
-    case 'ready':
-    case 'confirming':
-      body = (
-        <>
-          {request && <RequestSummary request={request} />}
-          {error && <ErrorAlert title={copy.errorTitle} message={error} />}
-          {/* aria-disabled, not disabled, while confirming: the button keeps the focus, and has it again if the call fails */}
-          <button
-            type="button"
-            className={button({ tone: 'primary' })}
-            aria-disabled={state === 'confirming'}
-            ref={focusIfPressed}
-            onClick={() => {
-              if (state === 'ready') press('verify.confirm');
-            }}
-          >
-            {state === 'confirming' ? copy.confirming : copy.confirm}
-          </button>
-          <p className={styles.note}>{copy.notYours}</p>
-        </>
-      );
-      break;
-    case 'lookupFailed':
-      body = (
-        <>
-          <ErrorAlert title={copy.errorTitle} message={error ?? ''} />
-          <button type="button" className={button({ tone: 'primary' })} ref={focusIfPressed} onClick={() => press('verify.retry')}>
-            {copy.retry}
-          </button>
-        </>
-      );
-      break;
-    case 'confirmed':
-      body = outcome(copy.confirmedTitle, copy.confirmedBody, 'home');
-      break;
-    case 'alreadyConfirmed':
-      body = outcome(copy.alreadyTitle, copy.alreadyBody, 'home');
-      break;
-    case 'invalid':
-      body = outcome(copy.invalidTitle, copy.invalidBody, 'new request');
-      break;
-    default:
-      body = <p aria-hidden="true">{copy.checking}</p>;
-  }
-
+  useEffect(() => {
+    if (hash.startsWith('#token=')) {
+      void navigate({ pathname, search }, { replace: true, state: { verificationToken: verificationTokenOf({ hash, state: null }) } });
+    }
+  }, [navigate, pathname, search, hash]);
+  const link = verificationTokenOf({ hash, state: state as unknown }) ?? hash;
   return (
     <div className={section}>
       <PageMeta route="/privacy-request/verify" />
@@ -162,13 +44,9 @@ function VerificationOfLink() {
         <noscript>
           <p>{copy.noScript}</p>
         </noscript>
-        {/* what the page is doing, announced politely; failures are alerts, outcomes take the focus */}
-        <p role="status" className={offScreen}>
-          {busy ? (state === 'confirming' ? copy.confirming : copy.checking) : state === 'ready' ? copy.found : ''}
-        </p>
-        <div className={styles.panel} aria-busy={busy}>
-          {body}
-        </div>
+        <Suspense fallback={<p>{copy.checking}</p>}>
+          <PrivacyVerificationPart key={link} />
+        </Suspense>
       </div>
     </div>
   );
