@@ -39,11 +39,11 @@ const OUT = '.bench';
 const DIST = join(OUT, 'dist');
 const PORT = 4190;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const ROUTES = ['/', '/privacy', '/privacy-request', '/terms', '/thank-you'];
+const ROUTES = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you'];
 /** First-load JavaScript budgets, KB (1,024 bytes) gzip (DESIGN.md §4). */
 const FIRST_LOAD_BUDGET_KB = { other: 105 };
 /** Routes that are `noindex` by design (issue #13). */
-const NOINDEX_ROUTES = ['/thank-you'];
+const NOINDEX_ROUTES = ['/thank-you', '/privacy-request/verify'];
 const POSTHOG_PORT = PORT + 2;
 const POSTHOG_KEY = 'phc_bench_key';
 /** How long to wait for the SDK's first event after the load event, ms. */

@@ -7,6 +7,10 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPILE_HINT } from '../../vite.config';
 import { firstLoadChunks, PAGE_MODULES } from '../../scripts/build.mjs';
+import { consentMachine } from '#machines/consentMachine';
+import { inviteMachine } from '#machines/inviteMachine';
+import { optOutToastMachine } from '#machines/optOutToastMachine';
+import { verifyMachine } from '#machines/verifyMachine';
 
 // A real production build, as `npm start` makes it, checked for what it must not ship.
 let outDir: string;
@@ -42,6 +46,20 @@ describe('production bundle', () => {
     expect(files.size).toBeGreaterThan(0);
     const withInspector = [...files].filter(([, code]) => code.includes('stately.ai/inspect') || code.includes('createBrowserInspector'));
     expect(withInspector.map(([name]) => name)).toEqual([]);
+  });
+
+  it('ships the machines without their description texts, which stay in the source and docs/machines.md', async () => {
+    const descriptions = [consentMachine, optOutToastMachine, inviteMachine, verifyMachine].flatMap((machine) => [
+      machine.config.description,
+      ...Object.values(machine.root.states).map((state) => state.description),
+    ]);
+    const texts = descriptions.filter((text): text is string => typeof text === 'string' && text.length > 20);
+    expect(texts.length).toBeGreaterThan(10);
+    const docs = await readFile('docs/machines.md', 'utf8');
+    for (const text of texts) {
+      expect(docs).toContain(text);
+      expect([...files].filter(([, code]) => code.includes(JSON.stringify(text).slice(1, -1))).map(([name]) => name), text).toEqual([]);
+    }
   });
 
   it('starts every chunk, the entry too, with V8\'s compile hint on its first line (issue #13)', () => {
