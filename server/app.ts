@@ -127,6 +127,25 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const problem = (c: Context, status: 400 | 403 | 405 | 413 | 415 | 422 | 429 | 500 | 503, error: string) =>
     c.json({ error }, status);
 
+  /**
+   * A request's body, whole, as JSON: `{ value }`, or the 400 to answer when the client went away (or
+   * Node cut a body trickled past REQUEST_TIMEOUT_MS: logged at info, nobody to answer) or it is not JSON.
+   */
+  const readJson = async (c: Context, what: 'submission' | 'verification'): Promise<{ value: unknown } | Response> => {
+    let raw: string;
+    try {
+      raw = await c.req.text();
+    } catch (error) {
+      logger.info({ err: error }, `${what} body not received whole`);
+      return problem(c, 400, 'Body was not received whole');
+    }
+    try {
+      return { value: JSON.parse(raw) as unknown };
+    } catch {
+      return problem(c, 400, 'Body is not valid JSON');
+    }
+  };
+
   const app = new Hono<AppEnv>();
 
   // An API answer is data for the page that asked: never sniffed as another type, never cached. Set
@@ -258,22 +277,10 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     },
     limitBody,
     async (c) => {
-      let raw: string;
-      try {
-        raw = await c.req.text();
-      } catch (error) {
-        // the client went away, or Node cut a body trickled past REQUEST_TIMEOUT_MS: nobody to answer
-        logger.info({ err: error }, 'submission body not received whole');
-        return problem(c, 400, 'Body was not received whole');
-      }
+      const parsed = await readJson(c, 'submission');
+      if (parsed instanceof Response) return parsed;
       c.get('bodyReceived')();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        return problem(c, 400, 'Body is not valid JSON');
-      }
-      const checked = checkSubmissionBody(parsed, now());
+      const checked = checkSubmissionBody(parsed.value, now());
       if (!checked.ok) return problem(c, 400, checked.problem);
       // Counted only from here, once the body is whole: what the database is working on.
       if (inFlight >= maxInFlight) {
@@ -338,20 +345,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     (work: (token: string) => Promise<VerificationAnswer | null>, what: string) =>
     async (c: Context<AppEnv>) => {
       if (!JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) return problem(c, 415, 'Content-Type must be application/json');
-      let raw: string;
-      try {
-        raw = await c.req.text();
-      } catch (error) {
-        logger.info({ err: error }, 'verification body not received whole');
-        return problem(c, 400, 'Body was not received whole');
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        return problem(c, 400, 'Body is not valid JSON');
-      }
-      const body = tokenBody.safeParse(parsed);
+      const parsed = await readJson(c, 'verification');
+      if (parsed instanceof Response) return parsed;
+      const body = tokenBody.safeParse(parsed.value);
       if (!body.success) return problem(c, 400, 'Body must be { "token": string }');
       try {
         const answer = await work(body.data.token);

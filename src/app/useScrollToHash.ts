@@ -1,10 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router-dom';
+import { prefersReducedMotion } from '@/components/motion';
 import { SCROLL_TO_ANCHOR_DELAY_MS } from '@/config/site';
-
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
 
 /**
  * Spec §2: when the address carries a hash, scroll to that section after

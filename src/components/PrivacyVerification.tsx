@@ -90,15 +90,14 @@ export function PrivacyVerification() {
         <>
           {request && <RequestSummary request={request} />}
           {error && <ErrorAlert title={copy.errorTitle} message={error} />}
-          {/* aria-disabled, not disabled, while confirming: the button keeps the focus, and has it again if the call fails */}
+          {/* aria-disabled, not disabled, while confirming: the button keeps the focus, and has it again if
+              the call fails; a press meanwhile is an event the machine does not take there */}
           <button
             type="button"
             className={button({ tone: 'primary' })}
             aria-disabled={state === 'confirming'}
             ref={focusIfPressed}
-            onClick={() => {
-              if (state === 'ready') press('verify.confirm');
-            }}
+            onClick={() => press('verify.confirm')}
           >
             {state === 'confirming' ? copy.confirming : copy.confirm}
           </button>

@@ -2,6 +2,7 @@ import { useEffect, useRef, type FocusEvent, type FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { InviteHandOver } from '@/context/inviteHandOver';
 import { draftFromFormData, fillFormFromDraft } from '@/forms/draft';
+import { prefersReducedMotion } from './motion';
 import type { inviteMachine } from '#machines/inviteMachine';
 import type { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { HONEYPOT_NAME } from './FormFields';
@@ -61,8 +62,4 @@ export function useFormDraft(actor: FormActor, handOvers?: (receive: (values: In
 /** Sends the whole form, the honeypot left out, as the draft's `form.change`. */
 function sendChange(actor: FormActor, form: HTMLFormElement): void {
   actor.send({ type: 'form.change', values: draftFromFormData(new FormData(form), [HONEYPOT_NAME]) });
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }

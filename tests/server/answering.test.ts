@@ -8,30 +8,13 @@ import type { Database } from '../../server/db/database.ts';
 import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/main.ts';
-import { runRequests } from '../../server/requests.ts';
+import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
 const DAY_MS = 86_400_000;
-
-/** The command line on a database, in-process; `out` and `err` keep what it printed. */
-function cli(database: () => Database) {
-  const io = { out: [] as string[], err: [] as string[] };
-  const run = (argv: string[], now = new Date()) => {
-    io.out.length = 0;
-    io.err.length = 0;
-    return runRequests(argv, {
-      connect: async () => ({ db: database().db, via: 'directory', close: async () => {} }),
-      out: (text) => void io.out.push(text),
-      err: (text) => void io.err.push(text),
-      now: () => now,
-      user: 'kim',
-    });
-  };
-  return { io, run };
-}
 
 /** A privacy request with these types, stored as the server stores it (record and outbox rows included). */
 function privacyRequest(types: string, email = 'grace@example.com'): SubmissionBody {
@@ -43,7 +26,7 @@ function privacyRequest(types: string, email = 'grace@example.com'): SubmissionB
 
 describe.each(testEngines())('respond, extend, show and erase on $name', (engine) => {
   let database: Database;
-  const { io, run } = cli(() => database);
+  const { io, run } = teamCli(() => database);
   const store = (body: SubmissionBody) => storeSubmission(database.db, body, { mail: { requester: true, team: false } });
   const record = async (id: string) => (await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id)))[0]!;
   const mails = async (id: string) =>
@@ -186,7 +169,7 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
     const config = testConfig(await writeStandInSite());
     const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
     try {
-      const { io, run } = cli(() => server.database);
+      const { io, run } = teamCli(() => server.database);
       const post = async (body: SubmissionBody) => {
         const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
         return ((await response.json()) as { id: string }).id;

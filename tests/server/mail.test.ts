@@ -10,13 +10,13 @@ import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { mailQuota, notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
-import { runRequests } from '../../server/requests.ts';
 import { MAIL_LIMITS, MAIL_TIMEOUT_MS } from '../../server/limits.ts';
 import { mailChannel } from '../../server/outbox/mail.ts';
 import type { Delivery } from '../../server/outbox/sender.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { eraseSubject, mailboxOf, purgeExpired, sha256Hex } from '../../server/storage.ts';
+import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
@@ -240,12 +240,7 @@ describe('mail without an SMTP server', () => {
     expect((await server.database.db.select().from(privacyRecords))[0]!.confirmationSentAt).toBeNull();
 
     // erase takes the person's .eml files with their requests
-    const code = await runRequests(['erase', '--email', 'grace@example.com'], {
-      connect: async () => ({ db: server.database.db, via: 'directory', close: async () => {} }),
-      out: () => {},
-      err: () => {},
-      mailDir,
-    });
+    const code = await teamCli(() => server.database, { mailDir }).run(['erase', '--email', 'grace@example.com']);
     expect(code).toBe(0);
     expect(await readdir(mailDir)).toEqual([]);
   });

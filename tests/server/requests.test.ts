@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { erasures, privacyRecords, submissions } from '../../server/db/schema.ts';
-import { runRequests, type RequestSummary } from '../../server/requests.ts';
+import { type RequestSummary } from '../../server/requests.ts';
+import { teamCli } from '../support/cli.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
@@ -26,15 +27,7 @@ const DAY_MS = 86_400_000;
  * what was printed in `out` / `err`; `store(body, receivedAt?)` seeds a request as the server would.
  */
 function cliOn(database: () => Database) {
-  const io = { out: [] as string[], err: [] as string[] };
-  const run = (argv: string[], now = new Date()) =>
-    runRequests(argv, {
-      connect: async () => ({ db: database().db, via: 'directory', close: async () => {} }),
-      out: (text) => void io.out.push(text),
-      err: (text) => void io.err.push(text),
-      now: () => now,
-      user: 'ada',
-    });
+  const { io, run } = teamCli(database, { user: 'ada' });
   const store = async (body: ReturnType<typeof submissionBody>, receivedAt?: Date) => {
     const { db } = database();
     const outcome = await acceptSubmission(db, { body, idempotencyKey: null, clientIp: '198.51.100.7', limitPerWindow: 100, windowMs: 60_000 });
@@ -228,14 +221,21 @@ describe.each(testEngines())('hostile text in the team\'s tools on $name', (engi
   it('never prints a control, a direction override or an invisible character raw: list, show, export json', async () => {
     // eslint-disable-next-line no-control-regex -- finding raw control characters is the point
     const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-    expect(await run(['list'])).toBe(0);
-    expect(io.out[0]).toContain('Acme\\u{202E}exe.txt\\u{200B}');
-    const id = /[0-9a-f-]{36}/.exec(io.out[0]!)![0];
-    expect(await run(['list', '--json'])).toBe(0);
-    expect(await run(['show', id])).toBe(0);
-    expect(await run(['export', '--format', 'json'])).toBe(0);
-    for (const printed of io.out) expect(printed).not.toMatch(raw);
-    const shown = JSON.parse(io.out[2]!) as { stored: { body: { data: Record<string, string> } } };
+    // each run empties io.out: what every run printed, in order
+    const outputs: string[] = [];
+    const runAndKeep = async (argv: string[]) => {
+      const code = await run(argv);
+      outputs.push(...io.out);
+      return code;
+    };
+    expect(await runAndKeep(['list'])).toBe(0);
+    expect(outputs[0]).toContain('Acme\\u{202E}exe.txt\\u{200B}');
+    const id = /[0-9a-f-]{36}/.exec(outputs[0]!)![0];
+    expect(await runAndKeep(['list', '--json'])).toBe(0);
+    expect(await runAndKeep(['show', id])).toBe(0);
+    expect(await runAndKeep(['export', '--format', 'json'])).toBe(0);
+    for (const printed of outputs) expect(printed).not.toMatch(raw);
+    const shown = JSON.parse(outputs[2]!) as { stored: { body: { data: Record<string, string> } } };
     expect(shown.stored.body.data.websiteUrl).toContain('\u001b[2J'); // the same value, written as JSON escapes
   });
 });

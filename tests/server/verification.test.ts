@@ -11,8 +11,8 @@ import { privacyRecords, privacyVerifications } from '../../server/db/schema.ts'
 import { VERIFICATION_BODY_MAX_BYTES, VERIFICATION_CALLS_PER_MINUTE } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { runRequests } from '../../server/requests.ts';
 import { eraseSubject, purgeExpired, sha256Hex } from '../../server/storage.ts';
+import { teamCli } from '../support/cli.ts';
 import { testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
@@ -103,9 +103,9 @@ describe.each(testEngines())('verification links on $name', (engine) => {
     expect(await (await lookUp(token!)).json()).toEqual({ ...shown, status: 'verified' });
 
     // `show` tells how it was verified
-    const out: string[] = [];
-    await runRequests(['show', id], { connect: async () => ({ db: database.db, via: 'directory', close: async () => {} }), out: (t) => void out.push(t), err: () => {}, now: () => new Date(), user: 'kim' });
-    expect(JSON.parse(out[0]!).history).toContainEqual(expect.objectContaining({ event: 'verified', how: 'verification link' }));
+    const { io, run } = teamCli(() => database);
+    await run(['show', id]);
+    expect(JSON.parse(io.out[0]!).history).toContainEqual(expect.objectContaining({ event: 'verified', how: 'verification link' }));
   }, 30_000);
 
   it('confirms once when the button is pressed in many tabs at once: one "confirmed", every other "verified"', async () => {
@@ -146,8 +146,7 @@ describe.each(testEngines())('verification links on $name', (engine) => {
 
     const answered = await submit(privacyRequest('Data Portability', 'done@example.com'));
     const { token: answeredToken } = await confirmationTo('done@example.com');
-    const cli = (argv: string[]) =>
-      runRequests(argv, { connect: async () => ({ db: database.db, via: 'directory', close: async () => {} }), out: () => {}, err: () => {}, now: () => new Date(), user: 'kim' });
+    const cli = teamCli(() => database).run;
     expect(await cli(['respond', answered, '--outcome', 'denied', '--reason', 'We hold no data under this address.'])).toBe(0);
     expect((await lookUp(answeredToken!)).status).toBe(404);
     // respond deleted its links at once; purge deletes those past due
@@ -159,8 +158,7 @@ describe.each(testEngines())('verification links on $name', (engine) => {
   it('says "already confirmed" when the team verified first, and forgets the links of an erased request', async () => {
     const id = await submit(privacyRequest('Delete', 'reply@example.com'));
     const { token } = await confirmationTo('reply@example.com');
-    const cli = (argv: string[]) =>
-      runRequests(argv, { connect: async () => ({ db: database.db, via: 'directory', close: async () => {} }), out: () => {}, err: () => {}, now: () => new Date(), user: 'kim' });
+    const cli = teamCli(() => database).run;
     expect(await cli(['verify', id])).toBe(0);
     expect(await record(id)).toMatchObject({ verifiedBy: 'team' });
     expect(((await (await confirm(token!)).json()) as { status: string }).status).toBe('verified');

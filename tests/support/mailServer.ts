@@ -2,10 +2,11 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** A message as the SMTP server received it: the envelope, and the parsed message. */
+/** A message as the SMTP server received it: the envelope, the message as sent, and parsed. */
 export interface Received {
   from: string;
   to: string[];
+  raw: Buffer;
   mail: ParsedMail;
 }
 
@@ -18,8 +19,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A real SMTP server on `port` that accepts every message (no TLS, no authentication), or refuses every recipient with 550. */
-export async function smtpServer(port: number, refuse = false) {
+/**
+ * A real SMTP server on `port` that accepts every message (no TLS, no authentication), or refuses every
+ * recipient with 550; `onReceived` is told of each message it accepts.
+ */
+export async function smtpServer(port: number, refuse = false, onReceived?: (message: Received) => void) {
   const received: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -32,14 +36,22 @@ export async function smtpServer(port: number, refuse = false) {
       callback(error);
     },
     onData(stream, session, callback) {
-      void simpleParser(stream).then((mail) => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          mail,
-        });
-        callback();
-      }, callback);
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        void simpleParser(raw).then((mail) => {
+          const message = {
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+            mail,
+          };
+          received.push(message);
+          onReceived?.(message);
+          callback();
+        }, callback);
+      });
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
