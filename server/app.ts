@@ -9,6 +9,7 @@ import { MAX_BODY_BYTES, SUBMISSIONS_PATH } from '#shared/submission';
 import { UNKNOWN_LINK_ERROR, VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, type VerificationAnswer } from '#shared/verification';
 import type { Database } from './db/database.ts';
 import {
+  DATABASE_ANSWER_TIMEOUT_MS,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   HEALTH_CHECK_TIMEOUT_MS,
   IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -21,6 +22,7 @@ import {
 import type { Logger } from './logger.ts';
 import { mountSite } from './site.ts';
 import { clientKeyOf } from './clientAddress.ts';
+import { DeadlineError, withDeadline } from './deadline.ts';
 import { createSubmissionWriter } from './groupCommit.ts';
 import { sqlStateOf } from './storage.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
@@ -48,6 +50,8 @@ export interface AppOptions {
   publicOrigin: string | (() => string);
   /** more origins allowed to POST (`SONDE_ALLOWED_ORIGINS`) */
   allowedOrigins?: string[];
+  /** how long a request waits for the database before 503 ({@link DATABASE_ANSWER_TIMEOUT_MS}; tests shorten it) */
+  databaseTimeoutMs?: number;
   /** submissions handled at once, counted once their body has arrived, before 503 */
   maxConcurrentSubmissions?: number;
   /** bodies one client address may be sending at once before 429 */
@@ -73,7 +77,8 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i
  * serverless function. Routes:
  * - `POST /api/submissions` (spec §7.1): 201 `{ ok: true, id }` once the row is committed; 400 naming
  *   the first problem; 403 for a foreign `Origin`; 413 over 64 KB; 415; 422 for a reused
- *   `Idempotency-Key` with another body; 429 with `Retry-After`; 503 when too many are in flight;
+ *   `Idempotency-Key` with another body; 429 with `Retry-After`; 503 when too many are in flight, or
+ *   when the database does not answer within {@link DATABASE_ANSWER_TIMEOUT_MS};
  *   500 `{ error: 'Submission could not be stored' }` when the database fails. 405 for any method but
  *   POST and OPTIONS.
  * - `POST /api/privacy-requests/verify/lookup` and `POST /api/privacy-requests/verify` (issue #27, 11
@@ -91,6 +96,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const rateLimit = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const maxInFlight = options.maxConcurrentSubmissions ?? MAX_CONCURRENT_SUBMISSIONS;
   const maxUploads = options.maxUploadsPerClient ?? MAX_UPLOADS_PER_CLIENT;
+  const databaseTimeoutMs = options.databaseTimeoutMs ?? DATABASE_ANSWER_TIMEOUT_MS;
   const hops = options.trustedProxyHops ?? 1;
   const now = options.now ?? (() => new Date());
   const publicOrigin = typeof options.publicOrigin === 'string' ? () => options.publicOrigin as string : options.publicOrigin;
@@ -126,6 +132,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const clientKey = (c: Context): string => clientKeyOf(peerIp(c));
   const problem = (c: Context, status: 400 | 403 | 405 | 413 | 415 | 422 | 429 | 500 | 503, error: string) =>
     c.json({ error }, status);
+  /** 503 with `Retry-After: 1`: the database did not answer within {@link DATABASE_ANSWER_TIMEOUT_MS}. */
+  const databaseTooSlow = (c: Context) => {
+    c.header('Retry-After', '1');
+    logger.warn({ status: 503 }, 'the database did not answer in time');
+    return problem(c, 503, 'The database did not answer in time; try again in a second');
+  };
 
   /**
    * A request's body, whole, as JSON: `{ value }`, or the 400 to answer when the client went away (or
@@ -172,20 +184,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
 
   app.get('/api/health', async (c) => {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        database.ping(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timed out')), HEALTH_CHECK_TIMEOUT_MS);
-        }),
-      ]);
+      await withDeadline(database.ping(), HEALTH_CHECK_TIMEOUT_MS);
       return c.json({ status: 'ok', database: 'ok' });
     } catch (error) {
       logger.warn({ err: error }, 'health check: database unreachable');
       return c.json({ status: 'error', database: 'unreachable' }, 503);
-    } finally {
-      clearTimeout(timer);
     }
   });
 
@@ -287,13 +291,15 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         c.header('Retry-After', '1');
         return problem(c, 503, 'Too many submissions at once; try again in a second');
       }
+      // Counted until the database has answered, even when the visitor was answered 503 before.
       inFlight += 1;
-      try {
-        const outcome = await writer.accept({
-          body: checked.body,
-          idempotencyKey: c.req.header('idempotency-key') ?? null,
-          clientIp: clientKey(c),
+      const storing = writer
+        .accept({ body: checked.body, idempotencyKey: c.req.header('idempotency-key') ?? null, clientIp: clientKey(c) })
+        .finally(() => {
+          inFlight -= 1;
         });
+      try {
+        const outcome = await withDeadline(storing, databaseTimeoutMs);
         switch (outcome.status) {
           case 'stored':
             logger.info({ submissionId: outcome.id, kind: outcome.kind }, 'submission stored');
@@ -311,6 +317,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
             return problem(c, 429, `More than ${rateLimit} submissions in a minute; try again in ${outcome.retryAfterSeconds} s`);
         }
       } catch (error) {
+        if (error instanceof DeadlineError) {
+          // what it does later is logged here; a retry with the same key is answered as a replay
+          storing.then(
+            () => logger.warn('a submission answered 503 (database too slow) was stored after all'),
+            (late: unknown) => logger.error({ err: late }, 'submission could not be stored'),
+          );
+          return databaseTooSlow(c);
+        }
         // SQLSTATE class 22, data exception: a value the schema let through and the database cannot
         // store is the client's error; retrying it would never succeed.
         if (sqlStateOf(error)?.startsWith('22')) {
@@ -319,8 +333,6 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
         }
         logger.error({ err: error }, 'submission could not be stored');
         return problem(c, 500, 'Submission could not be stored');
-      } finally {
-        inFlight -= 1;
       }
     },
   );
@@ -350,11 +362,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       const body = tokenBody.safeParse(parsed.value);
       if (!body.success) return problem(c, 400, 'Body must be { "token": string }');
       try {
-        const answer = await work(body.data.token);
+        const answer = await withDeadline(work(body.data.token), databaseTimeoutMs);
         if (!answer) return c.json({ error: UNKNOWN_LINK_ERROR }, 404);
         if (answer.status === 'confirmed') logger.info({ status: 200 }, 'privacy request verified by its link');
         return c.json(answer, 200);
       } catch (error) {
+        if (error instanceof DeadlineError) return databaseTooSlow(c);
         logger.error({ err: error }, `verification ${what} failed`);
         return problem(c, 500, 'The link could not be checked; try again');
       }

@@ -54,6 +54,14 @@ export const VERIFICATION_BODY_MAX_BYTES = 1_024;
  */
 export const VERIFICATION_CALLS_PER_MINUTE = 30;
 
+/**
+ * How long an API request waits for the database, in ms: storing a submission, looking up or confirming a
+ * verification link. Past it the answer is 503 with `Retry-After: 1`, so a visitor is never left waiting
+ * on a database that has stopped answering (the browser gives up at 10 s, `SUBMIT_TIMEOUT_MS`). The
+ * statement may still commit later: its retry, with the same `Idempotency-Key`, is answered as a replay.
+ */
+export const DATABASE_ANSWER_TIMEOUT_MS = 5_000;
+
 /** `GET /api/health` reports the database unreachable when a `select 1` takes longer, in ms. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 

@@ -38,7 +38,7 @@ export interface RunningServer {
 export async function startServer(
   config: ServerConfig,
   logger: Logger,
-  options: { timeouts?: { requestMs: number; headersMs: number }; database?: Database } = {},
+  options: { timeouts?: { requestMs: number; headersMs: number; databaseMs?: number }; database?: Database } = {},
 ): Promise<RunningServer> {
   const timeouts = options.timeouts ?? { requestMs: REQUEST_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS };
   const htmlHeaders = await readSecurityHeaders(config.distDir);
@@ -68,6 +68,7 @@ export async function startServer(
     trustedProxyHops: config.trustedProxyHops,
     publicOrigin,
     allowedOrigins: config.allowedOrigins,
+    databaseTimeoutMs: options.timeouts?.databaseMs,
   });
   let server: ServerType;
   try {

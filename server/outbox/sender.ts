@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from '../db/database.ts';
+import { withDeadline } from '../deadline.ts';
 import { notifications, privacyRecords, type MailMessage, type OutboxChannel } from '../db/schema.ts';
 import {
   NOTIFY_BATCH_SIZE,
@@ -59,14 +60,6 @@ export class PermanentDeliveryError extends Error {
  * other instance claims a row while it is being sent.
  */
 export const DELIVERY_DEADLINE_MS = NOTIFY_LEASE_MS / 2;
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 // An address as a receiver may quote it back (`550 <ada@example.com>: Recipient address rejected`).
 const ADDRESS = /[^\s<>()"',;:@]+@[^\s<>()"',;:@]+/g;

@@ -2,10 +2,13 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
+import { VERIFICATION_LOOKUP_PATH } from '#shared/verification';
 import type { ServerConfig } from '../../server/config.ts';
 import { IPV6_CLIENT_PREFIX_BITS } from '../../server/clientAddress.ts';
+import { DATABASE_ANSWER_TIMEOUT_MS } from '../../server/limits.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -95,6 +98,64 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
     expect((await post(one)).status).toBe(429);
     expect((await post(two)).status).toBe(429);
   });
+
+  // A table locked by another session is a database that does not answer (PGlite has one session)
+  it.runIf(engine.name === 'PostgreSQL')(
+    `answers 503 with Retry-After when the database does not answer within its time (DATABASE_ANSWER_TIMEOUT_MS, ${DATABASE_ANSWER_TIMEOUT_MS} ms), and the retry is a replay once it has`,
+    async () => {
+      database = await engine.open();
+      const location = engine.location() as { url: string };
+      const deadlineMs = 600;
+      const server = await startServer(testConfig(distDir), createLogger('silent'), {
+        database,
+        timeouts: { requestMs: 10_000, headersMs: 10_000, databaseMs: deadlineMs },
+      });
+      running.push(server);
+      const other = postgres(location.url, { max: 1, onnotice: () => {} });
+      try {
+        const body = submissionBody();
+        /** Locks `table` for `ms` in another session; resolves once the lock is taken, with its release. */
+        const hold = async (table: string, ms: number) => {
+          let locked!: () => void;
+          const taken = new Promise<void>((resolve) => (locked = resolve));
+          const held = other.begin(async (tx) => {
+            await tx.unsafe(`lock table ${table} in access exclusive mode`);
+            locked();
+            await new Promise((resolve) => setTimeout(resolve, ms));
+          });
+          await taken;
+          return { released: held };
+        };
+        // answered within the time: stored
+        let held = (await hold('submissions', deadlineMs / 3)).released;
+        expect((await post(server, { 'idempotency-key': 'in-time' }, body)).status).toBe(201);
+        await held;
+        // not answered within it: 503, and the visitor's retry after the database is back is a replay
+        held = (await hold('submissions', deadlineMs * 3)).released;
+        const started = Date.now();
+        const lateBody = submissionBody();
+        const late = await post(server, { 'idempotency-key': 'late' }, lateBody);
+        expect(late.status).toBe(503);
+        expect(late.headers.get('retry-after')).toBe('1');
+        expect(await late.json()).toEqual({ error: 'The database did not answer in time; try again in a second' });
+        expect(Date.now() - started).toBeLessThan(deadlineMs * 2);
+        await held;
+        const retried = await post(server, { 'idempotency-key': 'late' }, lateBody);
+        expect(retried.status).toBe(201);
+        expect(retried.headers.get('idempotent-replayed')).toBe('true');
+        expect(await database.db.select().from(submissions)).toHaveLength(2);
+        // the verification look-up too
+        held = (await hold('privacy_records', deadlineMs * 3)).released;
+        const lookup = await fetch(`${server.url}${VERIFICATION_LOOKUP_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'A'.repeat(43) }) });
+        expect(lookup.status).toBe(503);
+        await held;
+        expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      } finally {
+        await other.end();
+      }
+    },
+    20_000,
+  );
 
   it('a replay of a stored submission is answered and not counted against the limit', async () => {
     database = await engine.open();
