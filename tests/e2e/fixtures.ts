@@ -77,6 +77,8 @@ export function uniqueEmail(prefix: string): string {
 /** Fills the invite form's required fields and consent as a visitor would, by label. */
 export async function fillInviteForm(page: Page, email: string) {
   const form = page.getByRole('form', { name: 'Request an invite' });
+  // the form's code hydrates after the load event: a click on the consent box before then can be lost
+  await expect(form.getByRole('button', { name: 'Request invite' })).toBeEnabled();
   await form.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
   await form.getByRole('textbox', { name: 'Work email' }).fill(email);
   await form.getByRole('textbox', { name: 'Role / title' }).fill('Staff engineer');
