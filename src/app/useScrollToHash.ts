@@ -9,20 +9,28 @@ import { SCROLL_TO_ANCHOR_DELAY_MS } from '@/config/site';
  * Also on arrival from another route, since the target only exists once the new page has rendered: when
  * the page's chunk (issue #13) is still loading after those 100 ms, the scroll waits for the section to
  * appear in `<main>`, and happens as soon as it does. An address naming no section scrolls nowhere.
- * A navigation without a hash starts at the top of the new page. An address rewritten in place (a
+ * A navigation without a hash starts at the top of the new page; the page load itself does not: the
+ * browser has placed it (at the top, or where a reload or history traversal restores it), and a visitor
+ * may have scrolled on before the app hydrated, so scrolling to the top then would move the page under
+ * their finger (a click aimed at the footer landed on whatever took its place). An address rewritten in place (a
  * REPLACE navigation that stays on the page, as the cost estimator writes its `?queries=` and
  * `#pricing` while the visitor types) is no navigation to a section: nothing scrolls.
  */
 export function useScrollToHash(): void {
-  const { pathname, hash, key } = useLocation();
+  const location = useLocation();
+  const { pathname, hash, key } = location;
   const navigationType = useNavigationType();
   const lastPathname = useRef(pathname);
+  // The location the page loaded at: the router gives a new object for every navigation, including a
+  // history traversal back to this entry. Compared, not a "first run" flag, which StrictMode's second
+  // run of every effect on mount would already find cleared.
+  const loadedAt = useRef(location);
   useEffect(() => {
     const samePage = lastPathname.current === pathname;
     lastPathname.current = pathname;
     if (samePage && navigationType === 'REPLACE') return;
     if (!hash) {
-      window.scrollTo({ top: 0 });
+      if (loadedAt.current !== location) window.scrollTo({ top: 0 });
       return;
     }
     const id = decodeURIComponent(hash.slice(1));
@@ -52,5 +60,5 @@ export function useScrollToHash(): void {
       observer?.disconnect();
     };
     // `key` changes on every navigation, so pressing the same hash link twice scrolls again.
-  }, [pathname, hash, key, navigationType]);
+  }, [location, pathname, hash, key, navigationType]);
 }

@@ -1,6 +1,6 @@
 import { act, render } from '@testing-library/react';
 import { StrictMode, useEffect, useState } from 'react';
-import { MemoryRouter } from 'react-router-dom';
+import { Link, MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScrollToHash } from '@/app/useScrollToHash';
 
@@ -71,5 +71,45 @@ describe('scroll to the hash section (spec §2) when the page arrives late (issu
     renderAt('/#pricing', 400, 'faq');
     await advance(1000);
     expect(scrollIntoView).not.toHaveBeenCalled();
+  });
+});
+
+// The layout of every page, with a link to follow.
+function LayoutWithLink() {
+  useScrollToHash();
+  return (
+    <main id="main">
+      <Link to="/terms">Terms</Link>
+    </main>
+  );
+}
+
+describe('the page load keeps its place; a navigation without a hash starts at the top (spec §2)', () => {
+  const scrollTo = vi.mocked(window.scrollTo);
+  beforeEach(() => scrollTo.mockClear());
+
+  it('does not scroll the page it loaded at: the browser placed it, and the visitor may have scrolled on', () => {
+    render(
+      <StrictMode>
+        <MemoryRouter initialEntries={['/privacy']}>
+          <LayoutWithLink />
+        </MemoryRouter>
+      </StrictMode>,
+    );
+    expect(scrollTo).not.toHaveBeenCalled();
+  });
+
+  it('scrolls to the top after following a link to another page', async () => {
+    const { getByRole } = render(
+      <StrictMode>
+        <MemoryRouter initialEntries={['/privacy']}>
+          <LayoutWithLink />
+        </MemoryRouter>
+      </StrictMode>,
+    );
+    await act(async () => {
+      getByRole('link', { name: 'Terms' }).click();
+    });
+    expect(scrollTo).toHaveBeenCalledWith({ top: 0 });
   });
 });
