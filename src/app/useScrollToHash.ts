@@ -9,10 +9,14 @@ import { SCROLL_TO_ANCHOR_DELAY_MS } from '@/config/site';
  * Also on arrival from another route, since the target only exists once the new page has rendered: when
  * the page's chunk (issue #13) is still loading after those 100 ms, the scroll waits for the section to
  * appear in `<main>`, and happens as soon as it does. An address naming no section scrolls nowhere.
- * A navigation without a hash starts at the top of the new page; the page load itself does not: the
- * browser has placed it (at the top, or where a reload or history traversal restores it), and a visitor
- * may have scrolled on before the app hydrated, so scrolling to the top then would move the page under
- * their finger (a click aimed at the footer landed on whatever took its place). An address rewritten in place (a
+ * A navigation without a hash starts at the top of the new page.
+ *
+ * The page load is the browser's to place: it has scrolled to the section of the prerendered page, or to
+ * where a reload or a history traversal restores it, and a visitor may have scrolled on while the app was
+ * loading; scrolling when the app hydrates would move the page under their finger (a click aimed at the
+ * footer landed on whatever took its place). So on the page load nothing scrolls to the top, and the
+ * section is scrolled to only while the page is still at the top (a page the browser could not place:
+ * rendered afresh, not prerendered). An address rewritten in place (a
  * REPLACE navigation that stays on the page, as the cost estimator writes its `?queries=` and
  * `#pricing` while the visitor types) is no navigation to a section: nothing scrolls.
  */
@@ -29,8 +33,9 @@ export function useScrollToHash(): void {
     const samePage = lastPathname.current === pathname;
     lastPathname.current = pathname;
     if (samePage && navigationType === 'REPLACE') return;
+    const pageLoad = loadedAt.current === location;
     if (!hash) {
-      if (loadedAt.current !== location) window.scrollTo({ top: 0 });
+      if (!pageLoad) window.scrollTo({ top: 0 });
       return;
     }
     const id = decodeURIComponent(hash.slice(1));
@@ -39,6 +44,7 @@ export function useScrollToHash(): void {
     };
     let observer: MutationObserver | undefined;
     const timer = window.setTimeout(() => {
+      if (pageLoad && window.scrollY !== 0) return;
       const target = document.getElementById(id);
       if (target) {
         scrollTo(target);

@@ -67,6 +67,17 @@ describe('scroll to the hash section (spec §2) when the page arrives late (issu
     expect(scrollIntoView.mock.contexts[0]).toBe(document.getElementById('pricing'));
   });
 
+  it('on the page load, leaves a page the browser has already scrolled (or the visitor has) where it is', async () => {
+    const scrollY = vi.spyOn(window, 'scrollY', 'get').mockReturnValue(800);
+    try {
+      renderAt('/#pricing', 10);
+      await advance(1000);
+      expect(scrollIntoView).not.toHaveBeenCalled();
+    } finally {
+      scrollY.mockRestore();
+    }
+  });
+
   it('scrolls nowhere when the page that arrives has no such section', async () => {
     renderAt('/#pricing', 400, 'faq');
     await advance(1000);
@@ -80,7 +91,20 @@ function LayoutWithLink() {
   return (
     <main id="main">
       <Link to="/terms">Terms</Link>
+      <Link to="/privacy#pricing">Pricing</Link>
+      <section id="pricing" />
     </main>
+  );
+}
+
+/** The page load of /privacy, with links to /terms and to a section. */
+function renderLayoutAtPrivacy() {
+  return render(
+    <StrictMode>
+      <MemoryRouter initialEntries={['/privacy']}>
+        <LayoutWithLink />
+      </MemoryRouter>
+    </StrictMode>,
   );
 }
 
@@ -89,27 +113,33 @@ describe('the page load keeps its place; a navigation without a hash starts at t
   beforeEach(() => scrollTo.mockClear());
 
   it('does not scroll the page it loaded at: the browser placed it, and the visitor may have scrolled on', () => {
-    render(
-      <StrictMode>
-        <MemoryRouter initialEntries={['/privacy']}>
-          <LayoutWithLink />
-        </MemoryRouter>
-      </StrictMode>,
-    );
+    renderLayoutAtPrivacy();
     expect(scrollTo).not.toHaveBeenCalled();
   });
 
   it('scrolls to the top after following a link to another page', async () => {
-    const { getByRole } = render(
-      <StrictMode>
-        <MemoryRouter initialEntries={['/privacy']}>
-          <LayoutWithLink />
-        </MemoryRouter>
-      </StrictMode>,
-    );
+    const { getByRole } = renderLayoutAtPrivacy();
     await act(async () => {
       getByRole('link', { name: 'Terms' }).click();
     });
     expect(scrollTo).toHaveBeenCalledWith({ top: 0 });
+  });
+
+  it('scrolls to the section of a link followed from anywhere on the page', async () => {
+    vi.useFakeTimers();
+    const scrollY = vi.spyOn(window, 'scrollY', 'get').mockReturnValue(800);
+    const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
+    scrollIntoView.mockClear();
+    try {
+      const { getByRole } = renderLayoutAtPrivacy();
+      await act(async () => {
+        getByRole('link', { name: 'Pricing' }).click();
+      });
+      await advance(100);
+      expect(scrollIntoView.mock.contexts).toEqual([document.getElementById('pricing')]);
+    } finally {
+      scrollY.mockRestore();
+      vi.useRealTimers();
+    }
   });
 });
