@@ -115,6 +115,10 @@ export default defineConfig({
   },
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   server: { host: '127.0.0.1', port: 5173 },
+  // The dev server's dependency scan does not see this import: vanilla-extract's plugin adds it when it
+  // compiles a `recipe()` of a .css.ts file. Found on the first page load instead, it made Vite optimise
+  // it then and reload the page, failing the app's import in flight (504 "Outdated Optimize Dep").
+  optimizeDeps: { include: ['@vanilla-extract/recipes/createRuntimeFn'] },
   // One stylesheet for every page (about 3 KB gzip), inlined by scripts/build.mjs: a page's chunk
   // (issue #13) never brings CSS of its own, so the prerendered HTML is styled before any script runs.
   build: {
