@@ -98,13 +98,21 @@ const MIGRATION_LOCK_ID = 7_341_902;
  * the directory's lock ({@link PGLITE_LOCK_FILE}) until `close()`; with `shareOnSocket` (the server)
  * it also serves the database on {@link PGLITE_SOCKET_FILE} in that directory.
  * @param options - `lockWaitMs`: how long to wait for a dead process's lock to go stale (default
- *   {@link PGLITE_LOCK_STALE_MS} + 2 s, so that a restart after kill -9 succeeds)
+ *   {@link PGLITE_LOCK_STALE_MS} + 2 s, so that a restart after kill -9 succeeds); `pgliteTemplate`: a
+ *   PGlite `dumpDataDir()` tarball that a new PGlite database starts from (the tests start each database
+ *   from one migrated copy); PGlite refuses it with "Database already exists" where the directory holds one
  * @throws the driver's error when the database cannot be reached or a migration fails; Error "… is in
  *   use by another process" when another live process holds the PGlite directory.
  */
 export async function openDatabase(
   location: DatabaseLocation,
-  options: { maxConnections?: number; shareOnSocket?: boolean; lockWaitMs?: number; warn?: (message: string) => void } = {},
+  options: {
+    maxConnections?: number;
+    shareOnSocket?: boolean;
+    lockWaitMs?: number;
+    warn?: (message: string) => void;
+    pgliteTemplate?: Blob;
+  } = {},
 ): Promise<Database> {
   if ('url' in location) {
     const lockClient = postgres(location.url, { max: 1, onnotice: () => {} });
@@ -136,7 +144,7 @@ export async function openDatabase(
   let client: PGlite | undefined;
   let socket: PGLiteSocketServer | undefined;
   try {
-    client = await PGlite.create(dir);
+    client = await PGlite.create(dir, options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {});
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     if (options.shareOnSocket && !inMemory) {

@@ -9,7 +9,7 @@ import { notifications, privacyRecords, submissions } from '../../server/db/sche
 import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/main.ts';
 import { teamCli } from '../support/cli.ts';
-import { storeSubmission, testEngines } from '../support/database.ts';
+import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -167,7 +167,9 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
 
   it('respond --attach-subject mails the outcome with the JSON; extend mails the notice with the new date and the reason', async () => {
     const config = testConfig(await writeStandInSite());
-    const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
+    const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'), {
+      database: await openPglite(),
+    });
     try {
       const { io, run } = teamCli(() => server.database);
       const post = async (body: SubmissionBody) => {

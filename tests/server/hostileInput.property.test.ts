@@ -10,6 +10,7 @@ import { submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { checkSubmissionBody } from '../../server/submissionSchema.ts';
+import { openPglite } from '../support/database.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 
@@ -35,7 +36,9 @@ const FIELDS = Object.keys(submissionBody().data) as Array<keyof SubmissionBody[
 describe('any JSON posted to POST /api/submissions on PGlite', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(testConfig(await writeStandInSite(), { rateLimitPerMinute: 1_000_000 }), createLogger('silent'));
+    server = await startServer(testConfig(await writeStandInSite(), { rateLimitPerMinute: 1_000_000 }), createLogger('silent'), {
+      database: await openPglite(),
+    });
   });
   afterAll(async () => {
     await server.stop();

@@ -17,7 +17,7 @@ import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { eraseSubject, mailboxOf, purgeExpired, sha256Hex } from '../../server/storage.ts';
 import { teamCli } from '../support/cli.ts';
-import { storeSubmission, testEngines } from '../support/database.ts';
+import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -37,7 +37,7 @@ let mailDir = '';
 async function start(overrides: Partial<ServerConfig['mail']> = {}): Promise<RunningServer> {
   const config = testConfig(distDir);
   mailDir = config.mail.emlDir;
-  const server = await startServer({ ...config, mail: { ...config.mail, ...overrides } }, createLogger('silent'));
+  const server = await startServer({ ...config, mail: { ...config.mail, ...overrides } }, createLogger('silent'), { database: await openPglite() });
   cleanup.push(() => server.stop());
   return server;
 }
@@ -121,6 +121,7 @@ describe('mail through a real SMTP server', () => {
     const server = await startServer(
       { ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${port}` } },
       createLogger('info', { write: (line: string) => void lines.push(line) }),
+      { database: await openPglite() },
     );
     cleanup.push(() => server.stop());
     await post(server, submissionBody({ workEmail: 'ada.private@example.com' }));

@@ -13,7 +13,7 @@ import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { eraseSubject, purgeExpired, sha256Hex } from '../../server/storage.ts';
 import { teamCli } from '../support/cli.ts';
-import { testEngines } from '../support/database.ts';
+import { openPglite, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody } from '../support/submissionBody.ts';
@@ -173,7 +173,7 @@ describe.each(testEngines())('verification links on $name', (engine) => {
 describe('the verification calls refuse what is not a token', () => {
   let server: RunningServer;
   beforeEach(async () => {
-    server = await startServer(testConfig(await writeStandInSite()), createLogger('silent'));
+    server = await startServer(testConfig(await writeStandInSite()), createLogger('silent'), { database: await openPglite() });
   });
   afterEach(async () => {
     await server.stop();
@@ -232,7 +232,9 @@ describe('the verification calls refuse what is not a token', () => {
   });
 
   it(`counts the calls of an IPv6 client by its /64, and each client apart`, async () => {
-    const proxied = await startServer(testConfig(await writeStandInSite(), { trustProxy: true }), createLogger('silent'));
+    const proxied = await startServer(testConfig(await writeStandInSite(), { trustProxy: true }), createLogger('silent'), {
+      database: await openPglite(),
+    });
     try {
       const token = JSON.stringify({ token: 'A'.repeat(43) });
       const from = (ip: string) =>

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import type { SubmissionBody } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { acceptSubmission, type AcceptSettings } from '../../server/storage.ts';
@@ -13,14 +15,26 @@ export interface TestEngine {
   location(): { url: string } | { pgliteDir: string };
 }
 
+let pgliteTemplate: Promise<Blob> | undefined;
+
+/**
+ * A new in-memory PGlite database with every migration applied: a copy of the one that the global setup
+ * (tests/support/globalSetup.ts) migrated, read once per test file. The migrator still runs on the copy
+ * and finds nothing to apply.
+ */
+export function openPglite(): Promise<Database> {
+  pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new Blob([bytes]));
+  return pgliteTemplate.then((template) => openDatabase({ pgliteDir: 'memory://' }, { pgliteTemplate: template }));
+}
+
 /**
  * The engines every storage test runs on: PGlite always (in memory), and a real PostgreSQL when
  * `DATABASE_URL` points at one (`.ci/run` starts a throwaway server). Each `open()` on PostgreSQL
- * creates a database of its own, so that test files can run in parallel, and drops it on close.
+ * creates a database of its own (a copy of the global setup's migrated template), so that test files can run in parallel, and drops it on close.
  */
 export function testEngines(): TestEngine[] {
   const engines: TestEngine[] = [
-    { name: 'PGlite', open: () => openDatabase({ pgliteDir: 'memory://' }), location: () => ({ pgliteDir: 'memory://' }) },
+    { name: 'PGlite', open: openPglite, location: () => ({ pgliteDir: 'memory://' }) },
   ];
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
@@ -31,7 +45,8 @@ export function testEngines(): TestEngine[] {
       open: async () => {
         const name = `sonde_test_${randomUUID().replace(/-/g, '')}`;
         const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-        await admin.unsafe(`create database ${name}`);
+        const template = inject('postgresTemplate');
+        await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`);
         const url = new URL(adminUrl);
         url.pathname = `/${name}`;
         lastUrl = url.toString();

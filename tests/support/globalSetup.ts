@@ -1,0 +1,51 @@
+// Vitest's global setup: one migrated database that every test database starts from, so that a test
+// opens a copy (about 0.3 s) instead of running every migration again (about 1.6 s on PGlite).
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../server/db/database.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** a PGlite `dumpDataDir()` tarball of a database with every migration applied */
+    pgliteTemplate: string;
+    /** with `DATABASE_URL`: the name of a migrated PostgreSQL database to create test databases from */
+    postgresTemplate: string | null;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(join(tmpdir(), 'sonde-template-'));
+  const migrated = await openDatabase({ pgliteDir: 'memory://' });
+  const client = (migrated.db as unknown as { $client: PGlite }).$client;
+  const tarball = join(dir, 'pglite.tar');
+  await writeFile(tarball, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
+  await migrated.close();
+  project.provide('pgliteTemplate', tarball);
+
+  const adminUrl = process.env.DATABASE_URL;
+  let postgresTemplate: string | null = null;
+  if (adminUrl) {
+    postgresTemplate = `sonde_template_${randomUUID().replace(/-/g, '')}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${postgresTemplate}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${postgresTemplate}`;
+    await (await openDatabase({ url: url.toString() }, { maxConnections: 1 })).close();
+    await admin.end();
+  }
+  project.provide('postgresTemplate', postgresTemplate);
+
+  return async () => {
+    await rm(dir, { recursive: true, force: true });
+    if (adminUrl && postgresTemplate) {
+      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`drop database if exists ${postgresTemplate} with (force)`);
+      await admin.end();
+    }
+  };
+}
