@@ -206,12 +206,18 @@ function oneLineText(value: string): string {
 }
 
 /**
+ * Anything written like an email address, looked for in the NFKC form of a text (so a full-width `＠`
+ * or a small `﹫` is an `@`), with or without spaces around the `@` (`ada @ example.com`).
+ */
+const EMAIL_LIKE = /[^\s@]+\s*@\s*[^\s@]+/u;
+
+/**
  * A reason kept in the record of 11 CCR §7101, which outlives `erase`: one-line text without an email
- * address, so that the record holds nothing that names the person.
+ * address ({@link EMAIL_LIKE}), so that the record holds nothing that names the person.
  */
 function recordReason(value: string): string {
   const text = oneLineText(value);
-  if (/[^\s@]+@[^\s@]+/.test(text)) throw new InvalidArgumentError('the reason is kept after the request is erased: leave out any email address.');
+  if (EMAIL_LIKE.test(text.normalize('NFKC'))) throw new InvalidArgumentError('the reason is kept after the request is erased: leave out any email address.');
   return text;
 }
 
@@ -351,8 +357,8 @@ export function requestsProgram(io: {
     .command('done')
     .description('marks a request handled, keeping who, when and a note')
     .argument('<id>', 'the request id')
-    .option('--note <text>', 'how it was handled')
-    .option('--by <name>', 'who handled it (default: your user name)')
+    .option('--note <text>', 'how it was handled', oneLineText)
+    .option('--by <name>', 'who handled it (default: your user name)', oneLineText)
     .action(async (id: string, options: { note?: string; by?: string }) => {
       const message = await withDb('write', async (db) => {
         const row = await findOne(db, id);
@@ -438,13 +444,20 @@ export function requestsProgram(io: {
     .action(async (id: string) => {
       const message = await withDb('write', async (db) => {
         const { record } = await findPrivacy(db, id);
+        // An identity check is a step before the response, within the time the law gives (§7021(b)).
+        if (record.respondedAt) {
+          throw new ExitError(`request ${id} was already answered on ${record.respondedAt.toISOString()} (${record.outcome ?? 'no outcome'}): there is nothing left to verify it for`, 1);
+        }
+        if (io.now() >= record.dueAt) {
+          throw new ExitError(`request ${id} was due on ${record.dueAt.toISOString().slice(0, 10)}: verify records an identity check before the due date; answer it with respond`, 1);
+        }
         if (record.verifiedAt) return `request ${id} was already verified on ${record.verifiedAt.toISOString()}`;
         const now = io.now().toISOString();
         // One statement: the record, and the links of its confirmation, which now say it is already confirmed.
         const result = await db.execute(sql`
           with verified as (
             update ${privacyRecords} set verified_at = ${now}::timestamptz, verified_by = 'team'
-            where id = ${id} and verified_at is null
+            where id = ${id} and verified_at is null and responded_at is null and due_at > ${now}::timestamptz
             returning id
           ),
           used as (
