@@ -18,7 +18,7 @@ import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
 import { runRequests } from './requests.ts';
-import { purgeExpired, subjectExport } from './storage.ts';
+import { purgeExpired, requesterExport } from './storage.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './teamChannel.ts';
 import { issueVerificationToken } from './verification.ts';
 
@@ -50,7 +50,7 @@ export async function startServer(
   const channels: Channel[] = [mailChannel(
     config.mail,
     publicOrigin,
-    (email) => subjectExport(database.db, email),
+    (email) => requesterExport(database.db, email),
     (requestId) => issueVerificationToken(database.db, requestId),
   )];
   if (config.notifyWebhookUrl) channels.push(webhookChannel(config.notifyWebhookUrl));

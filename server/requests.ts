@@ -18,7 +18,7 @@ import { openDatabase, rowsOf, type Db } from './db/database.ts';
 import { RETENTION } from '#shared/policy';
 import { notifications, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from './db/schema.ts';
 import { removeMailFiles } from './outbox/mail.ts';
-import { deliveryIdsOf, eraseSubject, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
+import { deliveryIdsOf, eraseSubject, historyOf, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
 import { askRunningServer } from './teamChannel.ts';
 
 /** A connection for the command line, and how it reached the data. */
@@ -82,23 +82,6 @@ function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['veri
   return record.requestTypes.some((type) => (VERIFIED_REQUEST_TYPES as readonly string[]).includes(type)) ? 'unverified' : 'not needed';
 }
 
-/**
- * A privacy request's history, oldest first, from its record of 11 CCR §7101: received, confirmation
- * sent, verified, extended (with the reason), responded (outcome, reason, by whom).
- */
-function historyOf(record: PrivacyRecord): Array<Record<string, string>> {
-  const at = (date: Date) => date.toISOString();
-  const events: Array<Record<string, string>> = [
-    { event: 'received', at: at(record.receivedAt), how: record.method, types: record.requestTypes.join(', ') },
-  ];
-  if (record.confirmationSentAt) events.push({ event: 'confirmation sent', at: at(record.confirmationSentAt) });
-  if (record.verifiedAt) events.push({ event: 'verified', at: at(record.verifiedAt), how: record.verifiedBy === 'link' ? 'verification link' : 'recorded by the team' });
-  if (record.extendedAt) events.push({ event: 'extended', at: at(record.extendedAt), dueAt: at(record.dueAt), reason: record.extensionReason ?? '' });
-  if (record.respondedAt) {
-    events.push({ event: 'responded', at: at(record.respondedAt), outcome: record.outcome ?? '', reason: record.outcomeReason ?? '', by: record.respondedBy ?? '' });
-  }
-  return events.sort((a, b) => a.at!.localeCompare(b.at!));
-}
 const DAY_MS = 86_400_000;
 
 function summary(row: Row, now: Date, record?: PrivacyRecord | null): RequestSummary {

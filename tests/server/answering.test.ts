@@ -247,4 +247,37 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
     }
   }, 60_000);
 
+  it('the data attached for a requester holds their requests, fields and history; not the team\'s user names, notes or outbox rows', async () => {
+    const config = testConfig(await writeStandInSite());
+    const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
+    try {
+      const { run } = teamCli(() => server.database, { user: 'root' });
+      const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(privacyRequest('Access/Know, Data Portability', 'noor@example.com')),
+      });
+      const { id } = (await response.json()) as { id: string };
+      await until(() => received().some((m) => m.subject === 'We received your privacy request' && m.to && !Array.isArray(m.to) && m.to.text === 'noor@example.com'));
+      expect(await run(['verify', id])).toBe(0);
+      expect(await run(['respond', id, '--outcome', 'complied', '--attach-subject'])).toBe(0);
+      const outcomeMail = () => received().find((m) => m.subject === 'Our answer to your privacy request' && m.to && !Array.isArray(m.to) && m.to.text === 'noor@example.com');
+      await until(() => outcomeMail() !== undefined);
+      const outcome = outcomeMail();
+      const text = outcome!.attachments[0]!.content.toString('utf8');
+      const data = JSON.parse(text) as { email: string; requests: Array<Record<string, unknown> & { data: Record<string, unknown>; history: Array<Record<string, string>> }> };
+      // none of the team's bookkeeping
+      expect(text).not.toMatch(/root|handledBy|handledNote|respondedBy|idempotencyKey|bodySha256|clientKey|notifications|attempts|lockedUntil|lastError/);
+      expect(data.email).toBe('noor@example.com');
+      expect(data.requests).toHaveLength(1);
+      const [request] = data.requests;
+      expect(request).toMatchObject({ id, kind: 'privacy', receivedAt: expect.any(String), dueAt: expect.any(String), handledAt: expect.any(String) });
+      expect(request!.data).toMatchObject({ fullName: 'Grace Hopper', workEmail: 'noor@example.com', clientIP: '203.0.113.9', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' });
+      expect(request!.history.map((event) => event.event)).toEqual(expect.arrayContaining(['received', 'verified', 'responded']));
+      expect(request!.history.at(-1)).toEqual({ event: 'responded', at: expect.any(String), outcome: 'complied', reason: '' });
+      expect(Object.keys(data).sort()).toEqual(['email', 'requests']);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
