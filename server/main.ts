@@ -17,7 +17,9 @@ import { readSecurityHeaders } from './securityHeaders.ts';
 import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
-import { purgeExpired, subjectExport } from './storage.ts';
+import { runRequests } from './requests.ts';
+import { purgeExpired, requesterExport } from './storage.ts';
+import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './teamChannel.ts';
 import { issueVerificationToken } from './verification.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
@@ -42,13 +44,13 @@ export async function startServer(
 ): Promise<RunningServer> {
   const timeouts = options.timeouts ?? { requestMs: REQUEST_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS };
   const htmlHeaders = await readSecurityHeaders(config.distDir);
-  const database = options.database ?? (await openDatabase(config.database, { shareOnSocket: true, warn: (message) => logger.warn(message) }));
+  const database = options.database ?? (await openDatabase(config.database));
   let listeningPort = config.port; // PORT=0: known once listening, before any request
   const publicOrigin = () => publicOriginOf(config, listeningPort);
   const channels: Channel[] = [mailChannel(
     config.mail,
     publicOrigin,
-    (email) => subjectExport(database.db, email),
+    (email) => requesterExport(database.db, email),
     (requestId) => issueVerificationToken(database.db, requestId),
   )];
   if (config.notifyWebhookUrl) channels.push(webhookChannel(config.notifyWebhookUrl));
@@ -99,6 +101,30 @@ export async function startServer(
   void purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
+  // The team's command line on PGlite: only this process may open the directory, so it runs the
+  // commands it is sent, each as one transaction of its own PGlite (server/teamChannel.ts).
+  let team: TeamChannel | undefined;
+  if (!options.database && 'pgliteDir' in config.database && !config.database.pgliteDir.startsWith('memory://')) {
+    const runTeamCommand = async ({ argv, user }: TeamCommand): Promise<TeamAnswer> => {
+      const answer: TeamAnswer = { out: [], err: [], code: 0 };
+      answer.code = await runRequests(argv, {
+        connect: async () => ({ db: database.db, via: 'server', close: async () => {} }),
+        out: (text) => void answer.out.push(text),
+        err: (text) => void answer.err.push(text),
+        user,
+        mailDir: config.mail.emlDir,
+      });
+      logger.info({ teamCommand: argv[0], code: answer.code }, 'team command'); // its arguments may name a person
+      outbox.kick(); // the mail a command wrote (respond, extend) goes out now
+      return answer;
+    };
+    try {
+      team = await serveTeamChannel(config.database.pgliteDir, runTeamCommand);
+    } catch (error) {
+      // e.g. a path past the 107 bytes of a unix socket's address: serve anyway; the command line finds the directory in use
+      logger.warn({ err: error }, 'the team channel could not be opened: npm run requests will find the database in use');
+    }
+  }
   const address = server.address();
   listeningPort = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listeningPort}`;
@@ -112,7 +138,7 @@ export async function startServer(
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(purgeTimer);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), team?.close()]);
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([closed, grace]);

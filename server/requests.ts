@@ -1,6 +1,7 @@
 // `npm run requests -- <command>`: the team's command line over the stored requests.
 // It reads the same database as the server: `DATABASE_URL`, else PGlite in `SONDE_PGLITE_DIR`
-// (default .data/pglite), through the running server's socket when a server holds that directory.
+// (default .data/pglite); while a server holds that directory, the server runs the command
+// (server/teamChannel.ts). Each command is one transaction.
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -9,33 +10,31 @@ import Table from 'cli-table3';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
 import { z } from 'zod';
 import { textProblem } from '#shared/text';
 import { VERIFIED_REQUEST_TYPES, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import { readConfig, type ServerConfig } from './config.ts';
-import { openDatabase, PGLITE_SOCKET_FILE, rowsOf, type Db } from './db/database.ts';
+import { openDatabase, rowsOf, type Db } from './db/database.ts';
 import { RETENTION } from '#shared/policy';
-import * as schema from './db/schema.ts';
 import { notifications, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from './db/schema.ts';
 import { removeMailFiles } from './outbox/mail.ts';
-import { deliveryIdsOf, eraseSubject, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
+import { deliveryIdsOf, eraseSubject, historyOf, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
+import { askRunningServer } from './teamChannel.ts';
 
 /** A connection for the command line, and how it reached the data. */
 export interface TeamConnection {
   db: Db;
-  /** `postgres` (DATABASE_URL), `server` (the running server's PGlite socket) or `directory` (PGlite opened here) */
+  /** `postgres` (DATABASE_URL), `directory` (PGlite opened here) or `server` (the server's own PGlite, running a command it was sent) */
   via: 'postgres' | 'server' | 'directory';
   close(): Promise<void>;
 }
 
 /**
- * Connects as the server's configuration says. With PGlite, never opens a directory that a running
- * server holds: when the server's socket ({@link PGLITE_SOCKET_FILE}) answers, the queries go through
- * it; otherwise the directory is opened here, under its lock, which fails while a live server holds it.
- * A directory that holds no PGlite database is refused, never created.
- * @throws Error naming the problem (and the directory) when the database cannot be reached
+ * Connects as the server's configuration says. With PGlite, the directory is opened here, under its
+ * lock, which fails while a live server holds it (then the command goes to the server instead:
+ * {@link runTeamCommandLine}). A directory that holds no PGlite database is refused, never created.
+ * @throws Error naming the problem (and the directory) when the database cannot be reached, or
+ *   "… is in use by another process" while a server or another command holds the PGlite directory
  */
 export async function connectForTeam(config: ServerConfig): Promise<TeamConnection> {
   if ('url' in config.database) {
@@ -46,18 +45,6 @@ export async function connectForTeam(config: ServerConfig): Promise<TeamConnecti
   // A mistyped SONDE_PGLITE_DIR would otherwise become a new, empty database reporting "no requests".
   if (!existsSync(join(dir, 'PG_VERSION'))) {
     throw new Error(`no database in ${dir} (SONDE_PGLITE_DIR): check the path, or start the server once to create it`);
-  }
-  const path = join(dir, PGLITE_SOCKET_FILE);
-  if (existsSync(path)) {
-    // prepare: false — named statements would live in the one PGlite session the server shares
-    const client = postgres({ path, max: 1, prepare: false, database: 'postgres', username: 'postgres', onnotice: () => {} });
-    try {
-      await client`select 1`;
-      return { db: drizzlePostgres(client, { schema }), via: 'server', close: () => client.end() };
-    } catch {
-      await client.end({ timeout: 0 }).catch(() => {});
-      // a socket file without a server behind it: left by a killed server; the lock decides below
-    }
   }
   const database = await openDatabase({ pgliteDir: dir }, { lockWaitMs: 0 });
   return { db: database.db, via: 'directory', close: database.close };
@@ -95,23 +82,6 @@ function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['veri
   return record.requestTypes.some((type) => (VERIFIED_REQUEST_TYPES as readonly string[]).includes(type)) ? 'unverified' : 'not needed';
 }
 
-/**
- * A privacy request's history, oldest first, from its record of 11 CCR §7101: received, confirmation
- * sent, verified, extended (with the reason), responded (outcome, reason, by whom).
- */
-function historyOf(record: PrivacyRecord): Array<Record<string, string>> {
-  const at = (date: Date) => date.toISOString();
-  const events: Array<Record<string, string>> = [
-    { event: 'received', at: at(record.receivedAt), how: record.method, types: record.requestTypes.join(', ') },
-  ];
-  if (record.confirmationSentAt) events.push({ event: 'confirmation sent', at: at(record.confirmationSentAt) });
-  if (record.verifiedAt) events.push({ event: 'verified', at: at(record.verifiedAt), how: record.verifiedBy === 'link' ? 'verification link' : 'recorded by the team' });
-  if (record.extendedAt) events.push({ event: 'extended', at: at(record.extendedAt), dueAt: at(record.dueAt), reason: record.extensionReason ?? '' });
-  if (record.respondedAt) {
-    events.push({ event: 'responded', at: at(record.respondedAt), outcome: record.outcome ?? '', reason: record.outcomeReason ?? '', by: record.respondedBy ?? '' });
-  }
-  return events.sort((a, b) => a.at!.localeCompare(b.at!));
-}
 const DAY_MS = 86_400_000;
 
 function summary(row: Row, now: Date, record?: PrivacyRecord | null): RequestSummary {
@@ -155,6 +125,13 @@ const DATA_FIELDS: Array<keyof SubmissionBody['data']> = [
   'desiredStartDate', 'budgetRange', 'notes', 'consentGiven', 'submittedAt', 'clientIP', 'browserId', 'userAgent',
   'browserLanguage', 'timezone', 'screenResolution',
 ];
+
+/**
+ * The transaction-scoped advisory lock every team command that writes takes first (PostgreSQL
+ * `pg_advisory_xact_lock`; any number taken by this app only): two such commands, from any number of
+ * terminals, never interleave their checks and writes.
+ */
+export const TEAM_WRITE_LOCK_ID = 7_341_903;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -212,12 +189,18 @@ function oneLineText(value: string): string {
 }
 
 /**
+ * Anything written like an email address, looked for in the NFKC form of a text (so a full-width `＠`
+ * or a small `﹫` is an `@`), with or without spaces around the `@` (`ada @ example.com`).
+ */
+const EMAIL_LIKE = /[^\s@]+\s*@\s*[^\s@]+/u;
+
+/**
  * A reason kept in the record of 11 CCR §7101, which outlives `erase`: one-line text without an email
- * address, so that the record holds nothing that names the person.
+ * address ({@link EMAIL_LIKE}), so that the record holds nothing that names the person.
  */
 function recordReason(value: string): string {
   const text = oneLineText(value);
-  if (/[^\s@]+@[^\s@]+/.test(text)) throw new InvalidArgumentError('the reason is kept after the request is erased: leave out any email address.');
+  if (EMAIL_LIKE.test(text.normalize('NFKC'))) throw new InvalidArgumentError('the reason is kept after the request is erased: leave out any email address.');
   return text;
 }
 
@@ -243,16 +226,30 @@ export function requestsProgram(io: {
   /** `SONDE_MAIL_DIR`: where the server writes mail without SMTP; `erase` and `purge` delete the person's files there */
   mailDir?: string;
 }): Command {
-  const withDb = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
+  /**
+   * Runs one command's reads and writes as one transaction. `read`: one snapshot (repeatable read, read
+   * only), so every row it prints is of one moment. `write`: the team's write lock first, so two commands
+   * that change requests run one after the other, and every row it decides on is locked (`for update`)
+   * until it commits, so a visitor's verification or the outbox cannot change it in between. On PGlite the
+   * transaction also holds PGlite's transaction mutex: no other statement of the server runs inside it.
+   */
+  const withDb = async <T>(mode: 'read' | 'write', work: (db: Db) => Promise<T>): Promise<T> => {
     const connection = await io.connect();
     try {
-      return await work(connection.db);
+      return await connection.db.transaction(
+        async (tx) => {
+          if (mode === 'write') await tx.execute(sql`select 1 from pg_advisory_xact_lock(${TEAM_WRITE_LOCK_ID}::bigint)`);
+          return work(tx);
+        },
+        mode === 'read' ? { isolationLevel: 'repeatable read', accessMode: 'read only' } : { isolationLevel: 'read committed' },
+      );
     } finally {
       await connection.close();
     }
   };
+  /** The request to change, locked until the command commits; exit 1 when there is none. */
   const findOne = async (db: Db, id: string): Promise<Row> => {
-    const [row] = UUID.test(id) ? await db.select().from(submissions).where(eq(submissions.id, id)) : [];
+    const [row] = UUID.test(id) ? await db.select().from(submissions).where(eq(submissions.id, id)).for('update') : [];
     if (!row) throw new ExitError(`no request ${id}`, 1);
     return row;
   };
@@ -273,7 +270,7 @@ export function requestsProgram(io: {
       if (options.kind) filters.push(eq(submissions.kind, options.kind));
       if (options.status) filters.push(options.status === 'open' ? isNull(submissions.handledAt) : isNotNull(submissions.handledAt));
       if (options.since) filters.push(gte(submissions.receivedAt, new Date(`${options.since}T00:00:00Z`)));
-      const rows = await withDb((db) =>
+      const rows = await withDb('read', (db) =>
         db
           .select()
           .from(submissions)
@@ -299,7 +296,7 @@ export function requestsProgram(io: {
     .description('everything stored for one request, metadata included, as JSON; a privacy request with its history (kept after erase)')
     .argument('<id>', 'the request id (a UUID, as list prints it)')
     .action(async (id: string) => {
-      const { row, record } = await withDb(async (db) => {
+      const { row, record } = await withDb('read', async (db) => {
         const [found] = UUID.test(id) ? await db.select().from(submissions).where(eq(submissions.id, id)) : [];
         const [kept] = UUID.test(id) ? await db.select().from(privacyRecords).where(eq(privacyRecords.id, id)) : [];
         return { row: found, record: kept };
@@ -318,7 +315,7 @@ export function requestsProgram(io: {
     .addOption(new Option('--format <format>', 'csv or json').choices(['csv', 'json']).default('csv'))
     .addOption(kindOption())
     .action(async (options: { format: 'csv' | 'json'; kind?: SubmissionKind }) => {
-      const rows = await withDb((db) =>
+      const rows = await withDb('read', (db) =>
         db.select().from(submissions).where(options.kind ? eq(submissions.kind, options.kind) : undefined).orderBy(desc(submissions.receivedAt)),
       );
       if (options.format === 'json') {
@@ -343,10 +340,10 @@ export function requestsProgram(io: {
     .command('done')
     .description('marks a request handled, keeping who, when and a note')
     .argument('<id>', 'the request id')
-    .option('--note <text>', 'how it was handled')
-    .option('--by <name>', 'who handled it (default: your user name)')
+    .option('--note <text>', 'how it was handled', oneLineText)
+    .option('--by <name>', 'who handled it (default: your user name)', oneLineText)
     .action(async (id: string, options: { note?: string; by?: string }) => {
-      const message = await withDb(async (db) => {
+      const message = await withDb('write', async (db) => {
         const row = await findOne(db, id);
         if (row.kind === 'privacy') throw new ExitError(`request ${id} is a privacy request: answer it with respond (the record and the mail the law asks for)`, 2);
         if (row.handledAt) return `request ${id} was already marked done on ${row.handledAt.toISOString()} by ${row.handledBy}`;
@@ -364,7 +361,7 @@ export function requestsProgram(io: {
   const findPrivacy = async (db: Db, id: string): Promise<{ row: Row; record: PrivacyRecord }> => {
     const row = await findOne(db, id);
     if (row.kind !== 'privacy') throw new ExitError(`request ${id} is an invite request: mark it handled with done`, 2);
-    const [record] = await db.select().from(privacyRecords).where(eq(privacyRecords.id, id));
+    const [record] = await db.select().from(privacyRecords).where(eq(privacyRecords.id, id)).for('update');
     if (!record) throw new ExitError(`request ${id} has no privacy record`, 1);
     return { row, record };
   };
@@ -382,7 +379,7 @@ export function requestsProgram(io: {
         throw new ExitError(`error: --reason is required when the outcome is ${options.outcome}: the requester is told why (11 CCR §7022, §7024)`, 2);
       }
       const by = options.by ?? io.user;
-      const message = await withDb(async (db) => {
+      const message = await withDb('write', async (db) => {
         const { record } = await findPrivacy(db, id);
         if (record.respondedAt) throw new ExitError(`request ${id} was already answered on ${record.respondedAt.toISOString()} (${record.outcome ?? 'no outcome'})`, 1);
         if (options.attachSubject && !record.verifiedAt) {
@@ -428,15 +425,22 @@ export function requestsProgram(io: {
     .description("records that the requester of a privacy request confirmed it is them (11 CCR §7060), e.g. by replying from the request's address")
     .argument('<id>', 'the privacy request id')
     .action(async (id: string) => {
-      const message = await withDb(async (db) => {
+      const message = await withDb('write', async (db) => {
         const { record } = await findPrivacy(db, id);
+        // An identity check is a step before the response, within the time the law gives (§7021(b)).
+        if (record.respondedAt) {
+          throw new ExitError(`request ${id} was already answered on ${record.respondedAt.toISOString()} (${record.outcome ?? 'no outcome'}): there is nothing left to verify it for`, 1);
+        }
+        if (io.now() >= record.dueAt) {
+          throw new ExitError(`request ${id} was due on ${record.dueAt.toISOString().slice(0, 10)}: verify records an identity check before the due date; answer it with respond`, 1);
+        }
         if (record.verifiedAt) return `request ${id} was already verified on ${record.verifiedAt.toISOString()}`;
         const now = io.now().toISOString();
         // One statement: the record, and the links of its confirmation, which now say it is already confirmed.
         const result = await db.execute(sql`
           with verified as (
             update ${privacyRecords} set verified_at = ${now}::timestamptz, verified_by = 'team'
-            where id = ${id} and verified_at is null
+            where id = ${id} and verified_at is null and responded_at is null and due_at > ${now}::timestamptz
             returning id
           ),
           used as (
@@ -456,7 +460,7 @@ export function requestsProgram(io: {
     .argument('<id>', 'the privacy request id')
     .requiredOption('--reason <text>', 'why more time is needed: the requester is told; kept 24 months, so nothing that names the person', recordReason)
     .action(async (id: string, options: { reason: string }) => {
-      const message = await withDb(async (db) => {
+      const message = await withDb('write', async (db) => {
         const { record } = await findPrivacy(db, id);
         if (record.extendedAt) throw new ExitError(`request ${id} was already extended on ${record.extendedAt.toISOString()}: the regulations allow one extension`, 1);
         if (record.respondedAt) throw new ExitError(`request ${id} was already answered`, 1);
@@ -489,7 +493,7 @@ export function requestsProgram(io: {
     .description('every stored request and notification of one person, as JSON: the answer to an Access/Know or Data Portability request')
     .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
     .action(async (options: { email: string }) => {
-      io.out(jsonForTerminal(await withDb((db) => subjectExport(db, options.email))));
+      io.out(jsonForTerminal(await withDb('read', (db) => subjectExport(db, options.email))));
     });
 
   program
@@ -498,7 +502,7 @@ export function requestsProgram(io: {
     .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
     .option('--force', 'erase even though mail to this person is still waiting to be sent (it is then never sent)')
     .action(async (options: { email: string; force?: boolean }) => {
-      const count = await withDb(async (db) => {
+      const { count, deliveries } = await withDb('write', async (db) => {
         const pending = await pendingMailTo(db, options.email);
         if (pending > 0 && !options.force) {
           throw new ExitError(
@@ -506,11 +510,10 @@ export function requestsProgram(io: {
             1,
           );
         }
-        const deliveries = await deliveryIdsOf(db, options.email);
-        const erased = await eraseSubject(db, options.email);
-        if (io.mailDir) await removeMailFiles(io.mailDir, deliveries); // the .eml copies of their mail, if any
-        return erased;
+        return { deliveries: await deliveryIdsOf(db, options.email), count: await eraseSubject(db, options.email) };
       });
+      // the .eml copies of their mail, if any: once the rows are gone for good (committed)
+      if (io.mailDir) await removeMailFiles(io.mailDir, deliveries);
       io.out(`erased ${count} request${count === 1 ? '' : 's'} of ${options.email}; kept an erasure record (SHA-256 of the email, time, count)`);
     });
 
@@ -520,7 +523,7 @@ export function requestsProgram(io: {
       `deletes what the privacy policy's retention periods have passed: invite requests after ${RETENTION.applicationMonths} months, privacy requests after ${RETENTION.privacyRequestRecordMonths}`,
     )
     .action(async () => {
-      const gone = await withDb((db) => purgeExpired(db, io.now()));
+      const gone = await withDb('write', (db) => purgeExpired(db, io.now()));
       if (io.mailDir) await removeMailFiles(io.mailDir, gone.deliveryIds);
       io.out(
         `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months, ` +
@@ -577,6 +580,35 @@ export async function runRequests(
   }
 }
 
+/**
+ * The command line as `npm run requests` runs it. With PGlite, while a server holds the directory and
+ * answers on its team channel (server/teamChannel.ts), the server runs the command and this prints its
+ * answer; otherwise the command runs here (PostgreSQL, or PGlite's directory opened under its lock).
+ * @returns the exit code, as {@link runRequests}; 1 when the server was reached but did not answer
+ */
+export async function runTeamCommandLine(
+  config: ServerConfig,
+  argv: string[],
+  io: { out: (text: string) => void; err: (text: string) => void; user?: string },
+): Promise<number> {
+  const user = io.user ?? userInfo().username;
+  if ('pgliteDir' in config.database) {
+    let answer;
+    try {
+      answer = await askRunningServer(config.database.pgliteDir, { argv, user });
+    } catch (error) {
+      io.err((error as Error).message);
+      return 1;
+    }
+    if (answer) {
+      answer.out.forEach(io.out);
+      answer.err.forEach(io.err);
+      return answer.code;
+    }
+  }
+  return runRequests(argv, { connect: () => connectForTeam(config), mailDir: config.mail.emlDir, user, out: io.out, err: io.err });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   let config: ServerConfig;
   try {
@@ -585,9 +617,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const code = await runRequests(process.argv.slice(2), {
-    connect: () => connectForTeam(config),
-    mailDir: config.mail.emlDir,
+  const code = await runTeamCommandLine(config, process.argv.slice(2), {
     out: (text) => console.log(text),
     err: (text) => console.error(text),
   });

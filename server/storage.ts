@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './db/database.ts';
@@ -310,4 +310,78 @@ export async function pendingMailTo(db: Db, email: string): Promise<number> {
       ),
     );
   return rows.length;
+}
+
+type PrivacyRecord = typeof privacyRecords.$inferSelect;
+
+/**
+ * A privacy request's history, oldest first, from its record of 11 CCR §7101: received, confirmation
+ * sent, verified, extended (with the reason), responded (outcome, reason, and for the team's own view,
+ * `show`, by whom). Dates are ISO 8601.
+ * @param options - `withTeam: false` leaves out the team member's name (what the requester is sent)
+ */
+export function historyOf(record: PrivacyRecord, options: { withTeam: boolean } = { withTeam: true }): Array<Record<string, string>> {
+  const at = (date: Date) => date.toISOString();
+  const events: Array<Record<string, string>> = [
+    { event: 'received', at: at(record.receivedAt), how: record.method, types: record.requestTypes.join(', ') },
+  ];
+  if (record.confirmationSentAt) events.push({ event: 'confirmation sent', at: at(record.confirmationSentAt) });
+  if (record.verifiedAt) events.push({ event: 'verified', at: at(record.verifiedAt), how: record.verifiedBy === 'link' ? 'verification link' : 'recorded by the team' });
+  if (record.extendedAt) events.push({ event: 'extended', at: at(record.extendedAt), dueAt: at(record.dueAt), reason: record.extensionReason ?? '' });
+  if (record.respondedAt) {
+    events.push({
+      event: 'responded',
+      at: at(record.respondedAt),
+      outcome: record.outcome ?? '',
+      reason: record.outcomeReason ?? '',
+      ...(options.withTeam ? { by: record.respondedBy ?? '' } : {}),
+    });
+  }
+  return events.sort((a, b) => a.at!.localeCompare(b.at!));
+}
+
+/** One request as its requester is sent it: what they gave, when, and what was done with it. */
+export interface RequesterRequest {
+  id: string;
+  kind: SubmissionKind;
+  /** ISO 8601 */
+  receivedAt: string;
+  /** privacy requests: when the answer is due (ISO 8601) */
+  dueAt?: string;
+  /** when the request was handled (ISO 8601); absent while open */
+  handledAt?: string;
+  /** every field they sent (spec §7.1), metadata included */
+  data: SubmissionBody['data'];
+  /** privacy requests: the record of 11 CCR §7101, oldest first, without the team member's name */
+  history?: Array<Record<string, string>>;
+}
+
+/**
+ * What a requester is sent as their data (`respond --attach-subject`: the answer to Access/Know, 11 CCR
+ * §7024, or Data Portability): the requests {@link subjectExport} finds for their email, each with every
+ * field they sent, when it was received, due and handled, and its record of §7101 (what was done and
+ * when). Not the team's bookkeeping: no team member's name (`handledBy`, `respondedBy`), no team note,
+ * no idempotency key or hashes, no outbox rows.
+ */
+export async function requesterExport(db: Db, email: string): Promise<{ email: string; requests: RequesterRequest[] }> {
+  const subject = await subjectExport(db, email);
+  const rows = subject.requests as unknown as Array<typeof submissions.$inferSelect>;
+  const ids = rows.map((row) => row.id);
+  const records = ids.length ? await db.select().from(privacyRecords).where(inArray(privacyRecords.id, ids)) : [];
+  const recordOf = new Map(records.map((record) => [record.id, record]));
+  return {
+    email: subject.email,
+    requests: rows.map((row) => {
+      const record = recordOf.get(row.id);
+      return {
+        id: row.id,
+        kind: row.kind,
+        receivedAt: row.receivedAt.toISOString(),
+        ...(row.dueAt ? { dueAt: (record?.dueAt ?? row.dueAt).toISOString() } : {}),
+        ...(row.handledAt ? { handledAt: row.handledAt.toISOString() } : {}),
+        data: row.body.data,
+        ...(record ? { history: historyOf(record, { withTeam: false }) } : {}),
+      };
+    }),
+  };
 }

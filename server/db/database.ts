@@ -1,8 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import lockfile from 'proper-lockfile';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -39,11 +38,11 @@ export interface Database {
 export type DatabaseLocation = { url: string } | { pgliteDir: string };
 
 /**
- * The PostgreSQL socket a server exposes its PGlite on, inside the data directory, so that the team's
- * command line (server/requests.ts) reaches the running server's database instead of opening the
- * directory a second time (PGlite allows one process per directory: two would corrupt it).
+ * The mode of PGlite's data directory: the stored requests are personal data, so only the server's
+ * operating-system user may read, write or enter it (`rwx------`). Set on creation and on every open,
+ * so an older directory (0755, as `mkdir` made it under the usual umask) is tightened at start.
  */
-export const PGLITE_SOCKET_FILE = '.s.PGSQL.5432';
+export const PGLITE_DIR_MODE = 0o700;
 
 /** The lock file beside PGlite's data that the process holding the directory keeps fresh. */
 export const PGLITE_LOCK_FILE = '.sonde.lock';
@@ -95,8 +94,9 @@ const MIGRATION_LOCK_ID = 7_341_902;
  * {@link POSTGRES_POOL_SIZE}); several server
  * instances may start at once: a PostgreSQL advisory lock runs the migrations one at a time.
  * With `{ pgliteDir }` it opens PGlite there (created on demand; `memory://` keeps nothing), holding
- * the directory's lock ({@link PGLITE_LOCK_FILE}) until `close()`; with `shareOnSocket` (the server)
- * it also serves the database on {@link PGLITE_SOCKET_FILE} in that directory.
+ * the directory's lock ({@link PGLITE_LOCK_FILE}) until `close()`, the directory's mode set to
+ * {@link PGLITE_DIR_MODE}. The team's command line reaches a running server's PGlite through the server
+ * (server/teamChannel.ts), never by opening the directory a second time.
  * @param options - `lockWaitMs`: how long to wait for a dead process's lock to go stale (default
  *   {@link PGLITE_LOCK_STALE_MS} + 2 s, so that a restart after kill -9 succeeds); `pgliteTemplate`: a
  *   PGlite `dumpDataDir()` tarball that a new PGlite database starts from (the tests start each database
@@ -106,13 +106,7 @@ const MIGRATION_LOCK_ID = 7_341_902;
  */
 export async function openDatabase(
   location: DatabaseLocation,
-  options: {
-    maxConnections?: number;
-    shareOnSocket?: boolean;
-    lockWaitMs?: number;
-    warn?: (message: string) => void;
-    pgliteTemplate?: Blob;
-  } = {},
+  options: { maxConnections?: number; lockWaitMs?: number; pgliteTemplate?: Blob } = {},
 ): Promise<Database> {
   if ('url' in location) {
     const lockClient = postgres(location.url, { max: 1, onnotice: () => {} });
@@ -138,27 +132,15 @@ export async function openDatabase(
   const inMemory = dir.startsWith('memory://');
   let release = async () => {};
   if (!inMemory) {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PGLITE_DIR_MODE });
+    await chmod(dir, PGLITE_DIR_MODE); // mkdir leaves an existing directory's mode as it was
     release = await lockPgliteDir(dir, options.lockWaitMs ?? PGLITE_LOCK_STALE_MS + 2_000);
   }
   let client: PGlite | undefined;
-  let socket: PGLiteSocketServer | undefined;
   try {
     client = await PGlite.create(dir, options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {});
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    if (options.shareOnSocket && !inMemory) {
-      const path = join(dir, PGLITE_SOCKET_FILE);
-      await rm(path, { force: true }); // left by a process that was killed; we hold the lock
-      try {
-        socket = new PGLiteSocketServer({ db: client, path, maxConnections: 4 });
-        await socket.start();
-      } catch (error) {
-        // e.g. a path past the 107-byte limit of unix sockets: serve anyway; only the CLI loses its way in
-        socket = undefined;
-        options.warn?.(`PGlite is not shared on ${path} (${(error as Error).message}); npm run requests will find it in use`);
-      }
-    }
     const pglite = client;
     return {
       db,
@@ -168,13 +150,11 @@ export async function openDatabase(
         await pglite.query('select 1');
       },
       close: once(async () => {
-        await socket?.stop();
         await pglite.close();
         await release();
       }),
     };
   } catch (error) {
-    await socket?.stop().catch(() => {});
     await client?.close().catch(() => {});
     await release();
     throw error;

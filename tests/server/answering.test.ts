@@ -111,6 +111,49 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     expect(await run(['extend', late, '--reason', 'In time'], new Date(due.getTime() - 1))).toBe(0);
   });
 
+  it('refuses escape codes and direction overrides in done --by and --note (exit 2), marking nothing', async () => {
+    const invite = await store(submissionBody());
+    for (const argv of [
+      ['--by', 'kim\u001b[2J'],
+      ['--note', 'Invited\u001b]8;;https://evil.example\u0007 here\u001b]8;;\u0007'],
+      ['--note', 'Invited \u202eexe.txt'],
+      ['--by', 'kim\u0085'],
+    ]) {
+      expect(await run(['done', invite, ...argv]), argv.join(' ')).toBe(2);
+      expect(io.err[0], argv.join(' ')).toMatch(/is invalid\. the text contains a/);
+    }
+    const [row] = await database.db.select().from(submissions).where(eq(submissions.id, invite));
+    expect(row).toMatchObject({ handledAt: null, handledBy: null, handledNote: null });
+    expect(await run(['done', invite, '--by', 'Kim Lee', '--note', 'Invited to cohort 3'])).toBe(0);
+  });
+
+  it('refuses a reason that holds an email address however it is written: full-width or small @, spaces around it', async () => {
+    const id = await store(privacyRequest('Delete', 'ada@example.com'));
+    for (const reason of ['Write to ada＠example.com', 'Write to ada @example.com', 'Write to ada @ example.com', 'Write to ada﹫example.com', 'Ｗrite to ａｄａ＠ｅｘａｍｐｌｅ．ｃｏｍ']) {
+      expect(await run(['respond', id, '--outcome', 'denied', '--reason', reason]), reason).toBe(2);
+      expect(io.err[0], reason).toMatch(/the reason is kept after the request is erased: leave out any email address\.$/);
+      expect(await run(['extend', id, '--reason', reason]), reason).toBe(2);
+    }
+    expect(await record(id)).toMatchObject({ respondedAt: null, extendedAt: null });
+    expect(await run(['respond', id, '--outcome', 'denied', '--reason', 'We could not confirm the request.'])).toBe(0);
+  });
+
+  it('refuses verify once the request is answered or past its due date (exit 1), recording nothing', async () => {
+    const answered = await store(privacyRequest('Delete', 'ada@example.com'));
+    expect(await run(['respond', answered, '--outcome', 'denied', '--reason', 'We could not confirm the request.'])).toBe(0);
+    expect(await run(['verify', answered])).toBe(1);
+    expect(io.err).toEqual([expect.stringMatching(new RegExp(`^request ${answered} was already answered on \\S+ \\(denied\\): there is nothing left to verify it for$`))]);
+    expect((await record(answered)).verifiedAt).toBeNull();
+
+    const late = await store(privacyRequest('Access/Know', 'lin@example.com'));
+    const due = (await record(late)).dueAt;
+    expect(await run(['verify', late], due)).toBe(1);
+    expect(io.err).toEqual([`request ${late} was due on ${due.toISOString().slice(0, 10)}: verify records an identity check before the due date; answer it with respond`]);
+    expect((await record(late)).verifiedAt).toBeNull();
+    expect(await run(['verify', late], new Date(due.getTime() - 1))).toBe(0);
+    expect((await record(late)).verifiedBy).toBe('team');
+  });
+
   it('answers invite requests with done only, and privacy requests with respond and extend only', async () => {
     const invite = await store(submissionBody());
     expect(await run(['respond', invite, '--outcome', 'complied'])).toBe(2);
@@ -201,6 +244,40 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
       expect(notice.text).toContain('Why: Our backups take two weeks to search.');
       expect(notice.replyTo?.text).toBe('privacy@sonde.dev');
       void io;
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('the data attached for a requester holds their requests, fields and history; not the team\'s user names, notes or outbox rows', async () => {
+    const config = testConfig(await writeStandInSite());
+    const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
+    try {
+      const { run } = teamCli(() => server.database, { user: 'root' });
+      const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(privacyRequest('Access/Know, Data Portability', 'noor@example.com')),
+      });
+      const { id } = (await response.json()) as { id: string };
+      await until(() => received().some((m) => m.subject === 'We received your privacy request' && m.to && !Array.isArray(m.to) && m.to.text === 'noor@example.com'));
+      expect(await run(['verify', id])).toBe(0);
+      expect(await run(['respond', id, '--outcome', 'complied', '--attach-subject'])).toBe(0);
+      const outcomeMail = () => received().find((m) => m.subject === 'Our answer to your privacy request' && m.to && !Array.isArray(m.to) && m.to.text === 'noor@example.com');
+      await until(() => outcomeMail() !== undefined);
+      const outcome = outcomeMail();
+      const text = outcome!.attachments[0]!.content.toString('utf8');
+      const data = JSON.parse(text) as { email: string; requests: Array<Record<string, unknown> & { data: Record<string, unknown>; history: Array<Record<string, string>> }> };
+      // none of the team's bookkeeping
+      expect(text).not.toMatch(/root|handledBy|handledNote|respondedBy|idempotencyKey|bodySha256|clientKey|notifications|attempts|lockedUntil|lastError/);
+      expect(data.email).toBe('noor@example.com');
+      expect(data.requests).toHaveLength(1);
+      const [request] = data.requests;
+      expect(request).toMatchObject({ id, kind: 'privacy', receivedAt: expect.any(String), dueAt: expect.any(String), handledAt: expect.any(String) });
+      expect(request!.data).toMatchObject({ fullName: 'Grace Hopper', workEmail: 'noor@example.com', clientIP: '203.0.113.9', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' });
+      expect(request!.history.map((event) => event.event)).toEqual(expect.arrayContaining(['received', 'verified', 'responded']));
+      expect(request!.history.at(-1)).toEqual({ event: 'responded', at: expect.any(String), outcome: 'complied', reason: '' });
+      expect(Object.keys(data).sort()).toEqual(['email', 'requests']);
     } finally {
       await server.stop();
     }

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,9 +10,10 @@ import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
-import { openDatabase, type Database } from '../../server/db/database.ts';
+import { openDatabase, PGLITE_DIR_MODE, type Database } from '../../server/db/database.ts';
 import { erasures, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { type RequestSummary } from '../../server/requests.ts';
+import { TEAM_SOCKET_FILE, TEAM_SOCKET_MODE } from '../../server/teamChannel.ts';
 import { teamCli } from '../support/cli.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
@@ -334,6 +335,9 @@ describe('the command line beside a running server on PGlite', () => {
       promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', ...argv], {
         env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: pgliteDir },
       });
+    // the channel the command line reaches the server by: for the server's user only
+    expect(statSync(pgliteDir).mode & 0o777).toBe(PGLITE_DIR_MODE);
+    expect(statSync(join(pgliteDir, TEAM_SOCKET_FILE)).mode & 0o777).toBe(TEAM_SOCKET_MODE);
     const whileRunning = JSON.parse((await cli('list', '--json')).stdout) as RequestSummary[];
     expect(whileRunning.map((r) => r.id)).toEqual([id]);
     expect((await cli('done', id, '--by', 'grace')).stdout).toContain(`request ${id} marked done by grace`);
@@ -343,6 +347,19 @@ describe('the command line beside a running server on PGlite', () => {
     expect(await server.exited).toBe(0);
     const afterStop = JSON.parse((await cli('list', '--json')).stdout) as RequestSummary[];
     expect(afterStop).toEqual([expect.objectContaining({ id, status: 'done', handledBy: 'grace' })]);
+  }, 60_000);
+
+  it('keeps PGlite\'s directory to its own user: creates it 0700, and tightens an existing 0755 one', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const fresh = join(parent, 'fresh');
+    const old = join(parent, 'old');
+    await mkdir(old);
+    await chmod(old, 0o755); // as `mkdir` made it under the usual umask, before
+    for (const dir of [fresh, old]) {
+      const database = await openDatabase({ pgliteDir: dir });
+      await database.close();
+      expect((statSync(dir).mode & 0o777).toString(8), dir).toBe('700');
+    }
   }, 60_000);
 
   it('refuses a PGlite directory that holds no database, naming it, and creates nothing', async () => {

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import type { Database } from '../../server/db/database.ts';
 import { runRequests } from '../../server/requests.ts';
 
@@ -21,4 +22,24 @@ export function teamCli(database: () => Database, options: { user?: string; mail
     });
   };
   return { io, run };
+}
+
+/** What one run of `npm run requests` as a process printed, and its exit code. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `server/requests.ts` as `npm run requests` does, in a process of its own, with `env` over this
+ * process's environment (`DATABASE_URL: ''` for PGlite). Never rejects: a failure is its exit code.
+ */
+export function cliProcess(argv: string[], env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/requests.ts', ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
