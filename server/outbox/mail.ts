@@ -1,4 +1,4 @@
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { privacyRequestTypesOf, VERIFIED_REQUEST_TYPES } from '#shared/submission';
@@ -80,6 +80,15 @@ export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl:
   }
 }
 
+/**
+ * The mode of each `.eml` file: read and write for the server's user only. A file holds an address and,
+ * in a privacy confirmation, a live verification link: personal data, like the database.
+ */
+export const MAIL_FILE_MODE = 0o600;
+
+/** The mode of the mail directory (`SONDE_MAIL_DIR`): the server's user only. */
+export const MAIL_DIR_MODE = 0o700;
+
 /** The domain of an address such as `Sonde <hello@sonde.dev>`: the right-hand side of every Message-ID. */
 function domainOf(address: string): string {
   return /@([^\s>]+)>?\s*$/.exec(address)?.[1] ?? 'localhost';
@@ -149,10 +158,11 @@ export function mailChannel(
         throw smtpProblem(error);
       })) as { message?: Buffer };
       if (settings.smtpUrl) return 'sent';
-      await mkdir(settings.emlDir, { recursive: true });
+      await mkdir(settings.emlDir, { recursive: true, mode: MAIL_DIR_MODE });
+      await chmod(settings.emlDir, MAIL_DIR_MODE); // made by an earlier version with the umask's 0755
       const file = mailFile(settings.emlDir, delivery.id);
       // written whole or not at all: a reader never sees half a message
-      await writeFile(`${file}.tmp`, info.message!);
+      await writeFile(`${file}.tmp`, info.message!, { mode: MAIL_FILE_MODE });
       await rename(`${file}.tmp`, file);
       return 'written';
     },

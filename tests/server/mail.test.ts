@@ -1,7 +1,7 @@
 // @vitest-environment node
 // Mail to requesters and the team, through the outbox, to a real SMTP server in this process
 // (smtp-server), or as .eml files when no SMTP server is set.
-import { readdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
@@ -11,7 +11,7 @@ import type { ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { mailQuota, notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { MAIL_LIMITS, MAIL_TIMEOUT_MS } from '../../server/limits.ts';
-import { mailChannel } from '../../server/outbox/mail.ts';
+import { MAIL_DIR_MODE, MAIL_FILE_MODE, mailChannel } from '../../server/outbox/mail.ts';
 import type { Delivery } from '../../server/outbox/sender.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -243,6 +243,19 @@ describe('mail without an SMTP server', () => {
     const code = await teamCli(() => server.database, { mailDir }).run(['erase', '--email', 'grace@example.com']);
     expect(code).toBe(0);
     expect(await readdir(mailDir)).toEqual([]);
+  });
+
+  it('writes the .eml files readable by the server\'s user only (0600), in a directory of its own (0700), even one made 0755 before', async () => {
+    const server = await start();
+    await mkdir(mailDir, { recursive: true, mode: 0o755 });
+    await chmod(mailDir, 0o755);
+    await post(server, privacyRequestBody());
+    await until(async () => (await mailRows(server))[0]?.deliveredAt != null);
+    const [row] = await mailRows(server);
+    expect((await stat(`${mailDir}/${row!.id}.eml`)).mode & 0o777).toBe(MAIL_FILE_MODE);
+    expect(MAIL_FILE_MODE).toBe(0o600);
+    expect((await stat(mailDir)).mode & 0o777).toBe(MAIL_DIR_MODE);
+    expect(MAIL_DIR_MODE).toBe(0o700);
   });
 });
 
