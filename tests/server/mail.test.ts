@@ -12,6 +12,7 @@ import type { Database } from '../../server/db/database.ts';
 import { mailQuota, notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { MAIL_LIMITS, MAIL_TIMEOUT_MS } from '../../server/limits.ts';
 import { MAIL_DIR_MODE, MAIL_FILE_MODE, mailChannel } from '../../server/outbox/mail.ts';
+import { TEAM_SUBJECT_MAX_LENGTH, teamNewRequest, truncateAtGrapheme } from '../../server/outbox/messages/teamNewRequest.ts';
 import type { Delivery } from '../../server/outbox/sender.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -220,6 +221,36 @@ describe(`the SMTP time-out, MAIL_TIMEOUT_MS (${MAIL_TIMEOUT_MS} ms)`, () => {
     } finally {
       await Promise.all([late.close(), silent.close(), smtp.close()]);
     }
+  });
+});
+
+describe(`the team's subject, at most TEAM_SUBJECT_MAX_LENGTH (${TEAM_SUBJECT_MAX_LENGTH}) UTF-16 units`, () => {
+  const subjectFor = (fullName: string) =>
+    teamNewRequest({ submissionId: 'id', kind: 'invite', data: submissionBody({ fullName }).data, receivedAt: new Date(), dueAt: null }).subject;
+  const family = '👩‍👩‍👧‍👦'; // four emoji joined by ZWJ: 11 UTF-16 units, one grapheme
+
+  it('is cut at a grapheme boundary (Intl.Segmenter): an emoji ZWJ sequence across the cut is left out whole, never split', () => {
+    const whole = subjectFor('a');
+    const prefix = whole.slice(0, whole.indexOf('a (')); // `New invite request: `
+    const name = 'a'.repeat(TEAM_SUBJECT_MAX_LENGTH - 2 - prefix.length) + family; // the emoji starts at unit 148
+    const subject = subjectFor(name);
+    expect(subject).not.toMatch(/\p{Surrogate}/u); // no lone surrogate
+    expect(subject).toBe(`${prefix}${'a'.repeat(TEAM_SUBJECT_MAX_LENGTH - 2 - prefix.length)}…`);
+    expect(subject.length).toBeLessThanOrEqual(TEAM_SUBJECT_MAX_LENGTH);
+    // a family that ends right at the cut is kept whole
+    const fits = 'a'.repeat(TEAM_SUBJECT_MAX_LENGTH - 1 - prefix.length - family.length) + family + 'b'.repeat(20);
+    expect(subjectFor(fits)).toBe(`${prefix}${fits.slice(0, fits.indexOf('b'))}…`);
+  });
+
+  it(`keeps a subject of exactly ${TEAM_SUBJECT_MAX_LENGTH} units whole, and cuts one of ${TEAM_SUBJECT_MAX_LENGTH + 1}`, () => {
+    const suffixLength = subjectFor('a').length - 1;
+    const exact = subjectFor('a'.repeat(TEAM_SUBJECT_MAX_LENGTH - suffixLength));
+    expect(exact).toHaveLength(TEAM_SUBJECT_MAX_LENGTH);
+    expect(exact.endsWith('…')).toBe(false);
+    const over = subjectFor('a'.repeat(TEAM_SUBJECT_MAX_LENGTH + 1 - suffixLength));
+    expect(over).toHaveLength(TEAM_SUBJECT_MAX_LENGTH);
+    expect(over.endsWith('…')).toBe(true);
+    expect(truncateAtGrapheme(family.repeat(3), family.length * 2)).toBe(`${family}…`);
   });
 });
 
