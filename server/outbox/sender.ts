@@ -316,6 +316,9 @@ export function startOutbox(options: {
       return claiming;
     }
     claiming = (async () => {
+      // past this line only once `claiming` is set: a loop that ended at once would otherwise reset it
+      // before it was set, and every later fill would wait on a promise already settled
+      await Promise.resolve();
       try {
         let places: number;
         let claimed: number;

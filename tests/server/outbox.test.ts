@@ -144,6 +144,29 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     expect((await database.db.select().from(notifications))[0]).toMatchObject({ attempts: 2, lastError: null });
   });
 
+  it(`sends NOTIFY_CONCURRENCY (${NOTIFY_CONCURRENCY}) at once, not one more, and takes the next due row as soon as one place frees`, async () => {
+    const database = await engine.open();
+    cleanup.push(() => database.close());
+    const waiting: Array<() => void> = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => waiting.push(() => res.end('ok')));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (let i = 0; i < NOTIFY_CONCURRENCY + 2; i += 1) await store(database);
+    const notifier = startOutbox({ db: database.db, channels: [webhookChannel(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)], logger: createLogger('silent'), pollIntervalMs: 20 });
+    cleanup.push(async () => {
+      for (const answer of waiting.splice(0)) answer();
+      await notifier.stop();
+    });
+    await until(() => waiting.length === NOTIFY_CONCURRENCY);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // several polls: nothing more is sent
+    expect(waiting).toHaveLength(NOTIFY_CONCURRENCY);
+    waiting.shift()!(); // one answered: its place goes to the next due row, the others still held
+    await until(() => waiting.length === NOTIFY_CONCURRENCY, 3_000);
+  });
+
   it('gives up on a notification still failing 3 days after its request, with an error logged', async () => {
     const { database, hook } = await setUp([500, 500, 500, 500]);
     await store(database);
