@@ -107,17 +107,18 @@ export const NOTIFY_LEASE_MS = NOTIFY_DELIVERY_DEADLINE_MS + NOTIFY_LEASE_MARGIN
 export const NOTIFY_CONCURRENCY = 10;
 
 /**
- * How much mail one address can be sent by submitting the forms, on top of the per-IP rate limit: the
- * forms must not become a way to fill someone else's mailbox. Counted in the database per lower-cased
- * address over `windowMs` (24 h). A request past the limit is stored and announced to the team all the
- * same; only the requester's mail is left out.
+ * How much mail one mailbox can be sent by submitting the forms, on top of the per-IP rate limit: the
+ * forms must not become a way to fill someone else's mailbox. Counted in the database per mailbox
+ * (server/storage.ts `mailboxOf`: case, `+tag`, Gmail's dots and googlemail.com) over `windowMs` (24 h).
+ * A request past the limit is stored and announced to the team all the same; an invite acknowledgment
+ * is left out, a privacy confirmation waits for the next slot, shared with the requests after it.
  */
 export const MAIL_LIMITS = {
   /** the window, in ms (24 hours) */
   windowMs: 24 * 60 * 60_000,
-  /** invite acknowledgments per address per window: more requests are stored, not acknowledged again */
+  /** invite acknowledgments per mailbox per window: more requests are stored, not acknowledged again */
   invitePerWindow: 1,
-  /** privacy-request confirmations (11 CCR §7021(a): each request gets its own) per address per window */
+  /** privacy confirmation mails per mailbox per window (11 CCR §7021(a): every request is confirmed; requests to one mailbox share a waiting one) */
   privacyPerWindow: 3,
 } as const;
 

@@ -110,7 +110,7 @@ function acceptStatement(db: Db) {
 
 /**
  * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/migrations/0013_accept_submission_mailbox.sql),
+ * order, to the database function `accept_submission` (server/db/migrations/0014_one_mailbox_one_message.sql),
  * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count
@@ -122,8 +122,11 @@ function acceptStatement(db: Db) {
  *    guard against floods, not a quota);
  * 3. otherwise the row is inserted with `kind` from the privacy mapping of spec §3 and, for a privacy
  *    request, `due_at` = received + 45 days (spec §9). Two requests racing on one key store one row.
- *    With it, a privacy request's record of 11 CCR §7101 (`privacy_records`), and its outbox rows: the webhook's, the team's mail, and the requester's mail unless that
- *    address already had {@link MAIL_LIMITS} of that message in the window.
+ *    With it, a privacy request's record of 11 CCR §7101 (`privacy_records`), and its outbox rows: the
+ *    webhook's, the team's mail, and the requester's mail within {@link MAIL_LIMITS} per mailbox
+ *    ({@link mailboxOf}): an invite acknowledgment past the limit is left out; a privacy confirmation
+ *    never is (11 CCR §7021(a)): it joins the mailbox's confirmation not yet claimed by a sender, or,
+ *    past the limit, waits for the next slot, when the oldest mail counted leaves the window.
  * @returns one outcome per input, in the inputs' order; in the place of a submission whose outcome
  *   could not be read after the commit (a look-up failed), its Error: its row may be stored, so it must
  *   not be written again
