@@ -87,29 +87,58 @@ export const NOTIFY_GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60_000;
 /** How often the outbox is read for due notifications, in ms. */
 export const NOTIFY_POLL_INTERVAL_MS = 1_000;
 
-/** A sender's hold on the notifications it took, in ms: past it, another instance may take them. */
-export const NOTIFY_LEASE_MS = 30_000;
+/** The longest one webhook delivery may take, in ms (its POST is cut at {@link NOTIFY_TIMEOUT_MS}). */
+export const NOTIFY_DELIVERY_DEADLINE_MS = 15_000;
 
 /**
- * Notifications taken from the outbox at once by one instance, and so the most sent at once: while a
- * full batch comes back, the sender takes the next one at once instead of waiting for the next poll.
+ * A sender's hold on a row it took (its lease) lasts the channel's delivery deadline plus this, in ms:
+ * the deadline always fires, and the connection is closed, before another instance may take the row
+ * (the lease is on the database's clock, the deadline on the instance's).
  */
-export const NOTIFY_BATCH_SIZE = 10;
+export const NOTIFY_LEASE_MARGIN_MS = 15_000;
+
+/** A sender's hold on a webhook row, in ms: {@link NOTIFY_DELIVERY_DEADLINE_MS} + {@link NOTIFY_LEASE_MARGIN_MS}. */
+export const NOTIFY_LEASE_MS = NOTIFY_DELIVERY_DEADLINE_MS + NOTIFY_LEASE_MARGIN_MS;
 
 /**
- * How much mail one address can be sent by submitting the forms, on top of the per-IP rate limit: the
- * forms must not become a way to fill someone else's mailbox. Counted in the database per lower-cased
- * address over `windowMs` (24 h). A request past the limit is stored and announced to the team all the
- * same; only the requester's mail is left out.
+ * Deliveries one instance sends at once. Each is claimed under its own lease when a place is free, so
+ * a slow one (a mail server taking its 10 minutes) holds only its own place, never the others.
+ */
+export const NOTIFY_CONCURRENCY = 10;
+
+/**
+ * How much mail one mailbox can be sent by submitting the forms, on top of the per-IP rate limit: the
+ * forms must not become a way to fill someone else's mailbox. Counted in the database per mailbox
+ * (server/storage.ts `mailboxOf`: case, `+tag`, Gmail's dots and googlemail.com) over `windowMs` (24 h).
+ * A request past the limit is stored and announced to the team all the same; an invite acknowledgment
+ * is left out, a privacy confirmation waits for the next slot, shared with the requests after it.
  */
 export const MAIL_LIMITS = {
   /** the window, in ms (24 hours) */
   windowMs: 24 * 60 * 60_000,
-  /** invite acknowledgments per address per window: more requests are stored, not acknowledged again */
+  /** invite acknowledgments per mailbox per window: more requests are stored, not acknowledged again */
   invitePerWindow: 1,
-  /** privacy-request confirmations (11 CCR §7021(a): each request gets its own) per address per window */
+  /** privacy confirmation mails per mailbox per window (11 CCR §7021(a): every request is confirmed; requests to one mailbox share a waiting one) */
   privacyPerWindow: 3,
 } as const;
 
-/** Time for the SMTP server to connect, greet, and answer each command, in ms; past it the attempt fails and is retried. */
-export const MAIL_TIMEOUT_MS = 10_000;
+/** Time to open the TCP (and TLS) connection to the SMTP server, in ms; RFC 5321 sets none. */
+export const MAIL_CONNECT_TIMEOUT_MS = 60_000;
+
+/** Time for the SMTP server's greeting (220), in ms: 5 minutes, RFC 5321 §4.5.3.2.1. */
+export const MAIL_GREETING_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Time the SMTP server may stay silent, in ms: 10 minutes, the longest reply wait of RFC 5321
+ * §4.5.3.2, that of the final reply to DATA (§4.5.3.2.6), which a server may spend filtering the
+ * message. nodemailer has one inactivity timer for every reply, so it is this one; MAIL and RCPT
+ * (5 minutes, §4.5.3.2.2–3) get it too.
+ */
+export const MAIL_REPLY_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The longest one mail delivery may take, in ms (15 minutes): the DATA reply's 10 minutes and 5 for
+ * connecting, the greeting and the commands before it. Past it the SMTP connection is closed and the
+ * attempt retried later, as the same message.
+ */
+export const MAIL_DELIVERY_DEADLINE_MS = 15 * 60_000;

@@ -491,7 +491,7 @@ export function requestsProgram(io: {
   program
     .command('subject')
     .description('every stored request and notification of one person, as JSON: the answer to an Access/Know or Data Portability request')
-    .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
+    .requiredOption('--email <email>', 'the email the requests were sent with (any case, +tag or Gmail spelling: one mailbox)', email)
     .action(async (options: { email: string }) => {
       io.out(jsonForTerminal(await withDb('read', (db) => subjectExport(db, options.email))));
     });
@@ -499,7 +499,7 @@ export function requestsProgram(io: {
   program
     .command('erase')
     .description('deletes every stored request of one person, keeping only an erasure record (hashed email, time, count): a Delete request')
-    .requiredOption('--email <email>', 'the email the requests were sent with (any case)', email)
+    .requiredOption('--email <email>', 'the email the requests were sent with (any case, +tag or Gmail spelling: one mailbox)', email)
     .option('--force', 'erase even though mail to this person is still waiting to be sent (it is then never sent)')
     .action(async (options: { email: string; force?: boolean }) => {
       const { count, deliveries } = await withDb('write', async (db) => {

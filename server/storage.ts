@@ -11,13 +11,27 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** Domains of one mailbox service whose local parts ignore dots: Gmail's two names. */
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
 /**
- * The mailbox an address reaches, as the per-address mail limits count it ({@link MAIL_LIMITS}): lower
- * case, without the sub-address after `+` (RFC 5233), since `ada+1@example.com` and `ada@example.com` fill
- * one inbox. The same rule as `accept_submission` (server/db/migrations/0013_accept_submission_mailbox.sql).
+ * The mailbox an address reaches: the one rule by which the per-mailbox mail limits ({@link MAIL_LIMITS})
+ * count, `subject` and `erase` find a person, and requests to one person are told apart. Lower case; the
+ * local part without its sub-address after the first `+` (RFC 5233); at gmail.com and googlemail.com
+ * (one service, which ignores dots in the local part) without dots, at gmail.com. So
+ * `Ada.Lovelace+x@googlemail.com` and `adalovelace@gmail.com` are one mailbox. Its SQL twin is
+ * `mailbox_of` (server/db/migrations/0014_one_mailbox_one_message.sql), which `accept_submission` stores
+ * as `submissions.mailbox`; a property test checks that both agree.
+ * @param email - an address, any case, surrounding white space ignored
+ * @returns the mailbox, an address in lower case; an input without `@` comes back lower-cased
  */
 export function mailboxOf(email: string): string {
-  return email.trim().toLowerCase().replace(/\+[^@]*(@[^@]*)$/, '$1');
+  const lowered = email.trim().toLowerCase();
+  const at = lowered.lastIndexOf('@');
+  if (at < 0) return lowered;
+  const local = lowered.slice(0, at).split('+')[0]!;
+  const domain = lowered.slice(at + 1);
+  return GMAIL_DOMAINS.has(domain) ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`;
 }
 
 /** What {@link acceptSubmission} did. */
@@ -96,7 +110,7 @@ function acceptStatement(db: Db) {
 
 /**
  * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/migrations/0013_accept_submission_mailbox.sql),
+ * order, to the database function `accept_submission` (server/db/migrations/0014_one_mailbox_one_message.sql),
  * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count
@@ -108,8 +122,11 @@ function acceptStatement(db: Db) {
  *    guard against floods, not a quota);
  * 3. otherwise the row is inserted with `kind` from the privacy mapping of spec §3 and, for a privacy
  *    request, `due_at` = received + 45 days (spec §9). Two requests racing on one key store one row.
- *    With it, a privacy request's record of 11 CCR §7101 (`privacy_records`), and its outbox rows: the webhook's, the team's mail, and the requester's mail unless that
- *    address already had {@link MAIL_LIMITS} of that message in the window.
+ *    With it, a privacy request's record of 11 CCR §7101 (`privacy_records`), and its outbox rows: the
+ *    webhook's, the team's mail, and the requester's mail within {@link MAIL_LIMITS} per mailbox
+ *    ({@link mailboxOf}): an invite acknowledgment past the limit is left out; a privacy confirmation
+ *    never is (11 CCR §7021(a)): it joins the mailbox's confirmation not yet claimed by a sender, or,
+ *    past the limit, waits for the next slot, when the oldest mail counted leaves the window.
  * @returns one outcome per input, in the inputs' order; in the place of a submission whose outcome
  *   could not be read after the commit (a look-up failed), its Error: its row may be stored, so it must
  *   not be written again
@@ -210,16 +227,17 @@ export async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: s
 }
 
 /**
- * Deletes every request stored under `email` (case-insensitive) and, in the same statement, keeps an
- * erasure record: SHA-256 of the lower-cased email, the time, the count. What a Delete request needs.
+ * Deletes every request stored under the mailbox of `email` ({@link mailboxOf}: any case, `+tag` or
+ * Gmail spelling) and, in the same statement, keeps an erasure record: SHA-256 of the mailbox, the
+ * time, the count. What a Delete request needs.
  * @returns how many requests were deleted (0 is recorded too: the request was carried out)
  */
 export async function eraseSubject(db: Db, email: string): Promise<number> {
-  const normalized = email.trim().toLowerCase();
+  const mailbox = mailboxOf(email);
   const result = await db.execute(sql`
-    with gone as (delete from ${submissions} where email = ${normalized}::text returning 1),
-    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(mailboxOf(normalized))}::text)
-    insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(normalized)}::text, count(*)::int from gone
+    with gone as (delete from ${submissions} where mailbox = ${mailbox}::text returning 1),
+    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(mailbox)}::text)
+    insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(mailbox)}::text, count(*)::int from gone
     returning submissions`);
   return Number(rowsOf<{ submissions: number }>(result)[0]?.submissions ?? 0);
 }
@@ -269,32 +287,34 @@ export function storedView(row: typeof submissions.$inferSelect): Record<string,
 }
 
 /**
- * Everything stored about one person, by email (any case): every request with its metadata, and every
+ * Everything stored about one person, by the mailbox of an email ({@link mailboxOf}: any case, `+tag`
+ * or Gmail spelling): every request with its metadata, and every
  * delivery the requests caused. What an Access/Know or Data Portability request is answered with
  * (`npm run requests -- subject`, and the attachment of `respond --attach-subject`).
  */
 export async function subjectExport(db: Db, email: string): Promise<{ email: string; requests: Array<Record<string, unknown>>; notifications: unknown[] }> {
   const normalized = email.trim().toLowerCase();
-  const rows = await db.select().from(submissions).where(eq(submissions.email, normalized)).orderBy(desc(submissions.receivedAt));
+  const rows = await db.select().from(submissions).where(eq(submissions.mailbox, mailboxOf(email))).orderBy(desc(submissions.receivedAt));
   const sent = await db
     .select({ notification: notifications })
     .from(notifications)
     .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
-    .where(eq(submissions.email, normalized));
-  return { email: normalized, requests: rows.map(storedView), notifications: sent.map((n) => n.notification) };
+    .where(eq(submissions.mailbox, mailboxOf(email)));
+  // a mail not delivered yet is kept rendered, with a live verification link: not for the team's terminal
+  return { email: normalized, requests: rows.map(storedView), notifications: sent.map(({ notification }) => ({ ...notification, rendered: undefined })) };
 }
 
-/** The ids of every delivery of the requests stored under `email` (any case): `erase` deletes their .eml files. */
+/** The ids of every delivery of the requests stored under the mailbox of `email` ({@link mailboxOf}): `erase` deletes their .eml files. */
 export async function deliveryIdsOf(db: Db, email: string): Promise<string[]> {
   const rows = await db
     .select({ id: notifications.id })
     .from(notifications)
     .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
-    .where(eq(submissions.email, email.trim().toLowerCase()));
+    .where(eq(submissions.mailbox, mailboxOf(email)));
   return rows.map((row) => row.id);
 }
 
-/** How many mails to `email` (any case) are still waiting in the outbox: `erase` would delete them unsent. */
+/** How many mails to the mailbox of `email` ({@link mailboxOf}) are still waiting in the outbox: `erase` would delete them unsent. */
 export async function pendingMailTo(db: Db, email: string): Promise<number> {
   const rows = await db
     .select({ id: notifications.id })
@@ -302,7 +322,7 @@ export async function pendingMailTo(db: Db, email: string): Promise<number> {
     .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
     .where(
       and(
-        eq(submissions.email, email.trim().toLowerCase()),
+        eq(submissions.mailbox, mailboxOf(email)),
         eq(notifications.channel, 'mail'),
         sql`${notifications.message} <> 'team-new-request'`,
         isNull(notifications.deliveredAt),

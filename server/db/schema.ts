@@ -19,8 +19,13 @@ export const submissions = pgTable(
     idempotencyKey: text('idempotency_key').unique(),
     /** SHA-256 (hex) of the checked body, to tell a replay from a different body under a used key */
     bodySha256: text('body_sha256').notNull(),
-    /** the submitter's email (`data.workEmail`), lower-cased, for the team's look-ups */
+    /** the submitter's email (`data.workEmail`), lower-cased */
     email: text('email').notNull(),
+    /**
+     * the mailbox `email` reaches (`mailbox_of`, server/storage.ts `mailboxOf`: case, `+tag`, Gmail's dots
+     * and googlemail.com): what `subject`, `erase` and the per-mailbox mail limits look a person up by
+     */
+    mailbox: text('mailbox').notNull(),
     /** SHA-256 (hex) of the sending client's IP, for the rate limit: the raw address is not kept here */
     clientKey: text('client_key').notNull(),
     /** the whole accepted body */
@@ -38,6 +43,7 @@ export const submissions = pgTable(
     check('submissions_kind', sql`${table.kind} in ('invite', 'privacy')`),
     check('submissions_due_at', sql`(${table.kind} = 'privacy') = (${table.dueAt} is not null)`),
     index('submissions_email').on(table.email),
+    index('submissions_mailbox').on(table.mailbox),
     // the rate limit counts a client's submissions of the last window (server/storage.ts)
     index('submissions_client_recent').on(table.clientKey, table.receivedAt),
   ],
@@ -99,10 +105,24 @@ export const notifications = pgTable(
     message: text('message').$type<MailMessage>(),
     /** `privacy-outcome` only: attach the requester's `subject` export as JSON (an Access/Know or Data Portability answer) */
     attachSubject: boolean('attach_subject').notNull().default(false),
+    /**
+     * the mail as rendered at its first attempt (RFC 5322, CRLF), sent as it is on every later attempt: one
+     * Message-ID, one verification link. It may hold a live verification token, so it is cleared once the
+     * mail is delivered or given up
+     */
+    rendered: text('rendered'),
+    /**
+     * `privacy-confirmation`: the privacy requests it confirms, each with its own verification link
+     * (requests to one mailbox while its confirmation waits share it); null: only `submission_id`
+     */
+    covers: uuid('covers').array(),
+    /** requester mail: SHA-256 of the mailbox it goes to (as `mail_quota`), to find the one waiting */
+    mailboxSha256: text('mailbox_sha256'),
   },
   (table) => [
     index('notifications_pending').on(table.nextAttemptAt),
     index('notifications_submission').on(table.submissionId),
+    index('notifications_waiting_mailbox').on(table.mailboxSha256, table.message).where(sql`${table.deliveredAt} is null and ${table.failedAt} is null`),
     check('notifications_channel', sql`${table.channel} in ('webhook', 'mail')`),
     check('notifications_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
   ],

@@ -1,17 +1,18 @@
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { privacyRequestTypesOf, VERIFIED_REQUEST_TYPES } from '#shared/submission';
 import { verificationLink } from '#shared/verification';
-import { MAIL_TIMEOUT_MS } from '../limits.ts';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEOUT_MS, MAIL_REPLY_TIMEOUT_MS } from '../limits.ts';
 import { inviteAcknowledgment } from './messages/inviteAcknowledgment.ts';
 import type { MailContent } from './messages/layout.ts';
-import { privacyConfirmation } from './messages/privacyConfirmation.ts';
+import { privacyConfirmation, type AlsoConfirmed } from './messages/privacyConfirmation.ts';
 import { privacyExtension } from './messages/privacyExtension.ts';
 import { privacyOutcome } from './messages/privacyOutcome.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import { teamNewRequest } from './messages/teamNewRequest.ts';
-import { PermanentDeliveryError, type Channel, type Delivery } from './sender.ts';
+import { PermanentDeliveryError, problemOf, type Channel, type Delivery } from './sender.ts';
 
 /** The mail settings (server/config.ts). */
 export interface MailSettings {
@@ -35,30 +36,54 @@ export interface ComposedMail extends MailContent {
   attachSubjectOf?: string;
 }
 
+/** Who a row's mail goes to: the requester's work email, or `SONDE_TEAM_EMAIL` for the team's message. */
+function recipientOf(delivery: Delivery, settings: MailSettings): string {
+  if (delivery.message !== 'team-new-request') return delivery.body.data.workEmail;
+  if (!settings.teamEmail) throw new Error('SONDE_TEAM_EMAIL is not set');
+  return settings.teamEmail;
+}
+
 /**
  * The message of one outbox row, from its template (server/outbox/messages/): to the requester (an
  * invite request's acknowledgment, a privacy request's confirmation), or to the team.
- * @param verificationLink - a privacy confirmation's link to `/privacy-request/verify` (null: none)
+ * @param verificationLinks - a privacy confirmation's links to `/privacy-request/verify`, one per
+ *   covered request (`delivery.covered`) in its order (null: none for that request)
  * @throws Error when the row names a message this server does not know, or the team's message has no
  *   `SONDE_TEAM_EMAIL` to go to (the row waits and is retried, so configuring it delivers it)
  */
-export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl: string, verificationLink: string | null = null): ComposedMail {
+export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl: string, verificationLinks: ReadonlyArray<string | null> = []): ComposedMail {
   const facts = { receivedAt: delivery.receivedAt, dueAt: delivery.dueAt, siteUrl, privacyEmail: settings.privacyEmail };
+  const to = recipientOf(delivery, settings);
   const requester = delivery.body.data.workEmail;
   switch (delivery.message) {
     case 'invite-acknowledgment':
-      return { to: requester, ...inviteAcknowledgment(facts) };
-    case 'privacy-confirmation':
+      return { to, ...inviteAcknowledgment(facts) };
+    case 'privacy-confirmation': {
+      const [first, ...rest] = delivery.covered.length > 0 ? delivery.covered : [delivery];
+      const also: AlsoConfirmed[] = rest.map((request, i) => ({
+        receivedAt: request.receivedAt,
+        dueAt: request.dueAt,
+        types: privacyRequestTypesOf(request.body.data.useCaseDescription),
+        verificationLink: verificationLinks[i + 1] ?? null,
+      }));
       return {
-        to: requester,
+        to,
         replyTo: settings.privacyEmail,
-        ...privacyConfirmation({ ...facts, types: privacyRequestTypesOf(delivery.body.data.useCaseDescription), verificationLink }),
+        ...privacyConfirmation({
+          ...facts,
+          receivedAt: first!.receivedAt,
+          dueAt: first!.dueAt,
+          types: privacyRequestTypesOf(first!.body.data.useCaseDescription),
+          verificationLink: verificationLinks[0] ?? null,
+          also,
+        }),
       };
+    }
     case 'privacy-outcome': {
       const record = delivery.record;
       if (!record?.outcome) throw new Error('the request has no recorded response');
       return {
-        to: requester,
+        to,
         replyTo: settings.privacyEmail,
         ...(delivery.attachSubject ? { attachSubjectOf: delivery.email } : {}),
         ...privacyOutcome({ ...facts, types: record.requestTypes, outcome: record.outcome as PrivacyOutcome, reason: record.outcomeReason, attached: delivery.attachSubject }),
@@ -66,12 +91,11 @@ export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl:
     }
     case 'privacy-extension': {
       if (!delivery.record?.extensionReason) throw new Error('the request has no recorded extension');
-      return { to: requester, replyTo: settings.privacyEmail, ...privacyExtension({ ...facts, reason: delivery.record.extensionReason }) };
+      return { to, replyTo: settings.privacyEmail, ...privacyExtension({ ...facts, reason: delivery.record.extensionReason }) };
     }
     case 'team-new-request':
-      if (!settings.teamEmail) throw new Error('SONDE_TEAM_EMAIL is not set');
       return {
-        to: settings.teamEmail,
+        to,
         replyTo: requester,
         ...teamNewRequest({ submissionId: delivery.submissionId, kind: delivery.kind, data: delivery.body.data, receivedAt: delivery.receivedAt, dueAt: delivery.dueAt }),
       };
@@ -80,79 +104,120 @@ export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl:
   }
 }
 
+/** How long the SMTP server may take, in ms, each of RFC 5321 §4.5.3.2 (limits.ts). */
+export interface MailTimeouts {
+  /** to open the connection ({@link MAIL_CONNECT_TIMEOUT_MS}) */
+  connectMs: number;
+  /** for the greeting ({@link MAIL_GREETING_TIMEOUT_MS}) */
+  greetingMs: number;
+  /** for any reply, the final reply to DATA included ({@link MAIL_REPLY_TIMEOUT_MS}) */
+  replyMs: number;
+}
+
+/** The SMTP time-outs of RFC 5321 §4.5.3.2 the mail channel uses unless a test shortens them. */
+export const MAIL_TIMEOUTS: MailTimeouts = { connectMs: MAIL_CONNECT_TIMEOUT_MS, greetingMs: MAIL_GREETING_TIMEOUT_MS, replyMs: MAIL_REPLY_TIMEOUT_MS };
+
+/**
+ * The mode of each `.eml` file: read and write for the server's user only. A file holds an address and,
+ * in a privacy confirmation, a live verification link: personal data, like the database.
+ */
+export const MAIL_FILE_MODE = 0o600;
+
+/** The mode of the mail directory (`SONDE_MAIL_DIR`): the server's user only. */
+export const MAIL_DIR_MODE = 0o700;
+
 /** The domain of an address such as `Sonde <hello@sonde.dev>`: the right-hand side of every Message-ID. */
 function domainOf(address: string): string {
   return /@([^\s>]+)>?\s*$/.exec(address)?.[1] ?? 'localhost';
 }
 
 /**
- * The mail channel: each row's message, rendered from its template, sent with nodemailer to the SMTP
- * server of `SONDE_SMTP_URL`, or, without one, written whole (RFC 5322, CRLF) as
- * `<emlDir>/<delivery id>.eml`, so a fresh clone shows exactly what would be sent. The `Message-ID` is
- * `<delivery id@domain of From>`: one message across every retry. Automatic mail is marked as such
- * (`Auto-Submitted: auto-generated`, RFC 3834), so that autoresponders do not answer it.
+ * The mail channel: each row's message, rendered once from its template at its first attempt
+ * ({@link Channel.render}; the sender keeps it with the row until it is delivered), then sent as it is
+ * on every attempt with nodemailer to the SMTP server of `SONDE_SMTP_URL`, or, without one, written
+ * whole (RFC 5322, CRLF) as `<emlDir>/<delivery id>.eml`, so a fresh clone shows exactly what would be
+ * sent. The `Message-ID` is `<delivery id@domain of From>`, and a confirmation's verification links are
+ * made once: a retry, even after a crash, is the same message with the same links. Automatic mail is
+ * marked as such (`Auto-Submitted: auto-generated`, RFC 3834), so that autoresponders do not answer it.
+ * A delivery has {@link MAIL_DELIVERY_DEADLINE_MS}; when the sender aborts it, the SMTP connection is closed.
  * @param siteUrl - the site's public origin, for the links in the messages
  * @param subjectOf - everything stored about one person (server/storage.ts `subjectExport`), read when
- *   a response carries it as an attachment: at send time, so it is what is stored then
+ *   a response carries it as an attachment: when it is rendered, so it is what is stored then
  * @param issueToken - a new verification token for a privacy request, or null when it needs none
- *   (server/verification.ts `issueVerificationToken`): each confirmation of a request that needs its
- *   requester's identity confirmed carries a link with one
- * @param options - `timeoutMs`: to connect, to be greeted, and for each answer of the SMTP server
- *   ({@link MAIL_TIMEOUT_MS} by default; tests shorten it)
+ *   (server/verification.ts `issueVerificationToken`): called once per request a confirmation covers
+ *   that needs its requester's identity confirmed, when the confirmation is rendered
+ * @param options - `timeouts`: the SMTP time-outs ({@link MAIL_TIMEOUTS} by default; tests shorten them)
  */
 export function mailChannel(
   settings: MailSettings,
   siteUrl: () => string,
   subjectOf: (email: string) => Promise<unknown>,
   issueToken: (requestId: string) => Promise<string | null>,
-  options: { timeoutMs?: number } = {},
+  options: { timeouts?: Partial<MailTimeouts> } = {},
 ): Channel {
-  const timeoutMs = options.timeoutMs ?? MAIL_TIMEOUT_MS;
+  const timeouts = { ...MAIL_TIMEOUTS, ...options.timeouts };
   const transport = settings.smtpUrl
     ? nodemailer.createTransport({
         url: settings.smtpUrl,
-        connectionTimeout: timeoutMs,
-        greetingTimeout: timeoutMs,
-        socketTimeout: timeoutMs,
+        connectionTimeout: timeouts.connectMs,
+        greetingTimeout: timeouts.greetingMs,
+        socketTimeout: timeouts.replyMs,
       })
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    : undefined;
   const domain = domainOf(settings.from);
+  const render = async (delivery: Delivery): Promise<string> => {
+    const links: Array<string | null> = [];
+    if (delivery.message === 'privacy-confirmation') {
+      const requests = delivery.covered.length > 0 ? delivery.covered : [{ id: delivery.submissionId, body: delivery.body }];
+      for (const request of requests) {
+        const needsLink = privacyRequestTypesOf(request.body.data.useCaseDescription).some((type) => VERIFIED_REQUEST_TYPES.includes(type));
+        const token = needsLink ? await issueToken(request.id) : null;
+        links.push(token === null ? null : verificationLink(siteUrl(), token));
+      }
+    }
+    const mail = composeMail(delivery, settings, siteUrl(), links);
+    const message = await new MailComposer({
+      from: settings.from,
+      to: mail.to,
+      ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      ...(mail.attachSubjectOf
+        ? {
+            attachments: [
+              {
+                filename: 'sonde-personal-information.json',
+                contentType: 'application/json',
+                content: JSON.stringify(await subjectOf(mail.attachSubjectOf), null, 2),
+              },
+            ],
+          }
+        : {}),
+      messageId: `<${delivery.id}@${domain}>`,
+      headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
+    })
+      .compile()
+      .build();
+    return message.toString('utf8');
+  };
   return {
     name: 'mail',
-    async deliver(delivery) {
-      const needsLink =
-        delivery.message === 'privacy-confirmation' &&
-        privacyRequestTypesOf(delivery.body.data.useCaseDescription).some((type) => VERIFIED_REQUEST_TYPES.includes(type));
-      const token = needsLink ? await issueToken(delivery.submissionId) : null;
-      const mail = composeMail(delivery, settings, siteUrl(), token === null ? null : verificationLink(siteUrl(), token));
-      const info = (await transport.sendMail({
-        from: settings.from,
-        to: mail.to,
-        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        ...(mail.attachSubjectOf
-          ? {
-              attachments: [
-                {
-                  filename: 'sonde-personal-information.json',
-                  contentType: 'application/json',
-                  content: JSON.stringify(await subjectOf(mail.attachSubjectOf), null, 2),
-                },
-              ],
-            }
-          : {}),
-        messageId: `<${delivery.id}@${domain}>`,
-        headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
-      }).catch((error: unknown) => {
-        throw smtpProblem(error);
-      })) as { message?: Buffer };
-      if (settings.smtpUrl) return 'sent';
-      await mkdir(settings.emlDir, { recursive: true });
+    deadlineMs: MAIL_DELIVERY_DEADLINE_MS,
+    render,
+    async deliver(delivery, signal) {
+      const raw = delivery.rendered ?? (await render(delivery));
+      if (transport) {
+        await transport.sendMail({ envelope: { from: settings.from, to: recipientOf(delivery, settings) }, raw, signal }).catch((error: unknown) => {
+          throw signal.aborted ? new Error(`SMTP session closed: ${problemOf(signal.reason)}`) : smtpProblem(error);
+        });
+        return 'sent';
+      }
+      await mkdir(settings.emlDir, { recursive: true, mode: MAIL_DIR_MODE });
+      await chmod(settings.emlDir, MAIL_DIR_MODE); // made by an earlier version with the umask's 0755
       const file = mailFile(settings.emlDir, delivery.id);
       // written whole or not at all: a reader never sees half a message
-      await writeFile(`${file}.tmp`, info.message!);
+      await writeFile(`${file}.tmp`, raw, { mode: MAIL_FILE_MODE });
       await rename(`${file}.tmp`, file);
       return 'written';
     },

@@ -2,16 +2,26 @@ import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from '../db/database.ts';
 import { withDeadline } from '../deadline.ts';
-import { notifications, privacyRecords, type MailMessage, type OutboxChannel } from '../db/schema.ts';
+import { notifications, privacyRecords, submissions, type MailMessage, type OutboxChannel } from '../db/schema.ts';
 import {
-  NOTIFY_BATCH_SIZE,
+  NOTIFY_CONCURRENCY,
+  NOTIFY_DELIVERY_DEADLINE_MS,
   NOTIFY_FIRST_RETRY_MS,
   NOTIFY_GIVE_UP_AFTER_MS,
-  NOTIFY_LEASE_MS,
+  NOTIFY_LEASE_MARGIN_MS,
   NOTIFY_MAX_RETRY_MS,
   NOTIFY_POLL_INTERVAL_MS,
 } from '../limits.ts';
 import type { Logger } from '../logger.ts';
+
+/** A request a delivery is about: a privacy confirmation may cover several requests to one mailbox. */
+export interface CoveredRequest {
+  id: string;
+  receivedAt: Date;
+  /** privacy requests: received + 45 days (the record's, moved by `extend`) */
+  dueAt: Date | null;
+  body: SubmissionBody;
+}
 
 /** One row of the outbox as a channel delivers it, with what it needs of its request. */
 export interface Delivery {
@@ -34,20 +44,36 @@ export interface Delivery {
   /** privacy requests: received + 45 days */
   dueAt: Date | null;
   body: SubmissionBody;
+  /** the requests it is about, oldest first: its own, and those that joined its confirmation (`covers`) */
+  covered: CoveredRequest[];
+  /** the message as {@link Channel.render} made it at the first attempt; null before it is rendered */
+  rendered: string | null;
 }
 
 /** A way of delivering: the webhook (server/outbox/webhook.ts) or mail (server/outbox/mail.ts). */
 export interface Channel {
   name: OutboxChannel;
   /**
-   * Delivers one row, the same way on every attempt, within {@link DELIVERY_DEADLINE_MS}.
+   * The longest one delivery may take, in ms: past it, `signal` aborts it. The sender holds the row
+   * for this plus {@link NOTIFY_LEASE_MARGIN_MS}.
+   */
+  deadlineMs: number;
+  /**
+   * Renders the message once, at its first attempt (with a verification token when it carries a link):
+   * the sender keeps it with the row, and every attempt sends it as it is, so a retry, even after a
+   * crash, is the same message. Without it, each attempt builds its own (the webhook).
+   */
+  render?(delivery: Delivery): Promise<string>;
+  /**
+   * Delivers one row, the same way on every attempt, and stops (closes its connection) when `signal`
+   * aborts.
    * @returns `sent` once the receiver took it, or `written` when the mail channel wrote a file instead
    *   (no SMTP server set): then nobody was mailed, and the record of 11 CCR §7101 does not say so
    * @throws {@link PermanentDeliveryError} when the receiver refused it for good (an SMTP 5xx): it is
    *   not tried again; any other Error says why (a status, a network error, never the receiver's
    *   body): the sender keeps it as `last_error` and tries again later
    */
-  deliver(delivery: Delivery): Promise<'sent' | 'written' | void>;
+  deliver(delivery: Delivery, signal: AbortSignal): Promise<'sent' | 'written' | void>;
 }
 
 /** A receiver's final refusal (an SMTP 5xx, such as an unknown mailbox): the delivery is given up at once. */
@@ -55,11 +81,13 @@ export class PermanentDeliveryError extends Error {
   override name = 'PermanentDeliveryError';
 }
 
-/**
- * The longest one delivery may take, in ms: well inside the lease ({@link NOTIFY_LEASE_MS}), so that no
- * other instance claims a row while it is being sent.
- */
-export const DELIVERY_DEADLINE_MS = NOTIFY_LEASE_MS / 2;
+/** The webhook's delivery deadline, in ms ({@link NOTIFY_DELIVERY_DEADLINE_MS}). */
+export const DELIVERY_DEADLINE_MS = NOTIFY_DELIVERY_DEADLINE_MS;
+
+/** A channel's lease, in ms: its deadline and {@link NOTIFY_LEASE_MARGIN_MS}, so no other instance claims a row while it is sent. */
+export function leaseMsOf(deadlineMs: number): number {
+  return deadlineMs + NOTIFY_LEASE_MARGIN_MS;
+}
 
 // An address as a receiver may quote it back (`550 <ada@example.com>: Recipient address rejected`).
 const ADDRESS = /[^\s<>()"',;:@]+@[^\s<>()"',;:@]+/g;
@@ -104,6 +132,9 @@ type Claimed = {
   received_at: Date | string;
   body: SubmissionBody | string;
   due_at: Date | string | null;
+  rendered: string | null;
+  /** as JSON: the requests the row covers, oldest first */
+  covered: Array<{ id: string; received_at: string; due_at: string | null; body: SubmissionBody }> | string;
 };
 
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
@@ -113,23 +144,25 @@ const asDate = (value: Date | string | null): Date | null => (value === null ? n
 export interface Outbox {
   /** Looks for due deliveries now instead of at the next poll. */
   kick(): void;
-  /** Sends what is due once; resolves when those sends have ended (tests, and the poll loop). */
+  /** Claims what is due into the free places; resolves once no delivery is in flight (tests). */
   runOnce(): Promise<void>;
-  /** Stops polling and waits for the sends in flight. */
+  /** Stops polling, aborts the deliveries in flight (each is retried later, as the same message) and waits for them. */
   stop(): Promise<void>;
 }
 
 /**
  * Starts sending the outbox (`notifications`), one mechanism for every channel given: every
- * {@link NOTIFY_POLL_INTERVAL_MS}, and again at once while a full batch came back, it takes up to
- * {@link NOTIFY_BATCH_SIZE} due rows of those channels under a lease ({@link NOTIFY_LEASE_MS}, `for
- * update skip locked`: several server instances never send one delivery at the same time), delivers
- * each through its channel, marks a success delivered, and otherwise schedules the next attempt
- * ({@link retryDelayMs}); after {@link NOTIFY_GIVE_UP_AFTER_MS} of failures it gives up and logs an
- * error. Nothing is lost on a restart: the schedule is in the database. A row of a channel this
- * instance does not have (a webhook no longer configured) waits.
- * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` the time one delivery may
- *   take ({@link DELIVERY_DEADLINE_MS}), in tests
+ * {@link NOTIFY_POLL_INTERVAL_MS}, and whenever a delivery ends, it claims due rows of those channels
+ * into the free places of {@link NOTIFY_CONCURRENCY}, each under its own lease (its channel's deadline
+ * and {@link NOTIFY_LEASE_MARGIN_MS}; `for update skip locked`: several server instances never send one
+ * delivery at the same time), so a slow delivery holds back no other. Each is delivered through its
+ * channel: rendered once at the first attempt and kept with the row (a retry is the same message),
+ * aborted at its channel's deadline (the connection closed), marked delivered on success (the kept copy
+ * cleared), and otherwise given its next attempt ({@link retryDelayMs}); after
+ * {@link NOTIFY_GIVE_UP_AFTER_MS} of failures it gives up and logs an error. Nothing is lost on a
+ * restart: the schedule is in the database. A row of a channel this instance does not have (a webhook no
+ * longer configured) waits.
+ * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline, in tests
  */
 export function startOutbox(options: {
   db: Db;
@@ -142,11 +175,16 @@ export function startOutbox(options: {
   const { db, logger } = options;
   const channels = new Map(options.channels.map((channel) => [channel.name, channel]));
   const names = [...channels.keys()];
-  let running: Promise<void> | undefined;
+  const deadlineOf = (channel: Channel) => options.deliveryDeadlineMs ?? channel.deadlineMs;
+  const inFlight = new Map<Promise<void>, AbortController>();
+  let claiming: Promise<void> | undefined;
   let again = false;
   let stopped = false;
 
-  const send = async (row: Claimed): Promise<void> => {
+  const send = async (row: Claimed, signal: AbortSignal): Promise<void> => {
+    const covered = (typeof row.covered === 'string' ? (JSON.parse(row.covered) as Exclude<Claimed['covered'], string>) : row.covered).map(
+      (request): CoveredRequest => ({ id: request.id, receivedAt: new Date(request.received_at), dueAt: asDate(request.due_at), body: request.body }),
+    );
     const delivery: Delivery = {
       id: row.id,
       channel: row.channel,
@@ -168,23 +206,42 @@ export function startOutbox(options: {
       receivedAt: asDate(row.received_at)!,
       dueAt: asDate(row.record_due_at ?? row.due_at),
       body: typeof row.body === 'string' ? (JSON.parse(row.body) as SubmissionBody) : row.body,
+      covered,
+      rendered: row.rendered,
     };
     const about = { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, attempts: row.attempts };
     // Every bookkeeping update holds only while this sender's lease does: past it, another instance may
     // have claimed the row, and its outcome is the one that counts.
     // (compared to the millisecond: the driver's Date has no microseconds)
     const mine = sql`${notifications.id} = ${row.id} and date_trunc('milliseconds', ${notifications.lockedUntil}) = ${asDate(row.locked_until)!.toISOString()}::timestamptz`;
+    const channel = channels.get(row.channel)!;
     let problem: string;
     let permanent: boolean;
+    // the deadline aborts the delivery (the mail channel closes its SMTP connection), as does stop()
+    const deadline = new AbortController();
+    const aborted = AbortSignal.any([signal, deadline.signal]);
     try {
-      const outcome = await withDeadline(channels.get(row.channel)!.deliver(delivery), options.deliveryDeadlineMs ?? DELIVERY_DEADLINE_MS);
-      await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null }).where(mine);
+      const outcome = await withDeadline(
+        (async () => {
+          if (channel.render && delivery.rendered === null) {
+            // rendered once: kept before it is sent, so that whatever happens next, a retry is this message
+            const rendered = await channel.render(delivery);
+            const kept = await db.update(notifications).set({ rendered }).where(sql`${mine} and ${notifications.rendered} is null`).returning({ id: notifications.id });
+            if (kept.length === 0) throw new Error('the lease ended before the message was kept');
+            delivery.rendered = rendered;
+          }
+          aborted.throwIfAborted();
+          return channel.deliver(delivery, aborted);
+        })(),
+        deadlineOf(channel),
+      ).finally(() => deadline.abort());
+      await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null, rendered: null }).where(mine);
       if (row.message === 'privacy-confirmation' && outcome !== 'written') {
         // 11 CCR §7101: the record keeps when the confirmation of receipt went out (a file is not mail)
         await db
           .update(privacyRecords)
           .set({ confirmationSentAt: sql`coalesce(${privacyRecords.confirmationSentAt}, now())` })
-          .where(sql`${privacyRecords.id} = ${row.submission_id}`);
+          .where(sql`${privacyRecords.id} in (${sql.join(covered.map((request) => sql`${request.id}::uuid`), sql`, `)})`);
       }
       logger.info(about, 'delivered');
       return;
@@ -194,7 +251,8 @@ export function startOutbox(options: {
     }
     const createdAt = asDate(row.created_at)!;
     if (permanent || Date.now() - createdAt.getTime() >= NOTIFY_GIVE_UP_AFTER_MS) {
-      await db.update(notifications).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem }).where(mine);
+      // the kept copy holds a live verification token: cleared once it will never be sent
+      await db.update(notifications).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem, rendered: null }).where(mine);
       logger.error({ ...about, problem }, permanent ? 'delivery refused for good' : 'delivery given up after 3 days');
       return;
     }
@@ -207,9 +265,12 @@ export function startOutbox(options: {
     logger.warn({ ...about, problem, retryInMs: delay }, 'not delivered; will retry');
   };
 
-  /** Claims one batch of due rows and sends them; resolves with how many it claimed, once all are sent. */
-  const sendDue = async (): Promise<number> => {
-    if (names.length === 0) return 0;
+  /** Claims up to `places` due rows, each under its channel's lease. */
+  const claim = async (places: number): Promise<Claimed[]> => {
+    const leaseSeconds = sql.join(
+      options.channels.map((channel) => sql`when ${channel.name} then ${leaseMsOf(deadlineOf(channel)) / 1000}::float8`),
+      sql` `,
+    );
     const result = await db.execute(sql`
       with due as (
         select id from ${notifications}
@@ -217,55 +278,83 @@ export function startOutbox(options: {
           and (locked_until is null or locked_until < now())
           and channel in (${sql.join(names.map((name) => sql`${name}`), sql`, `)})
         order by next_attempt_at
-        limit ${NOTIFY_BATCH_SIZE}
+        limit ${places}
         for update skip locked
       ),
       claimed as (
-        update ${notifications} n set locked_until = now() + make_interval(secs => ${NOTIFY_LEASE_MS / 1000}::int), attempts = n.attempts + 1
+        update ${notifications} n set locked_until = now() + make_interval(secs => case n.channel ${leaseSeconds} end), attempts = n.attempts + 1
         from due where n.id = due.id
-        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject, n.locked_until
+        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject, n.locked_until, n.rendered, n.covers
       )
-      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until,
+      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered,
         s.kind, s.email, s.received_at, s.body, s.due_at,
-        r.outcome, r.outcome_reason, r.extension_reason, array_to_json(r.request_types) as request_types, r.due_at as record_due_at
+        r.outcome, r.outcome_reason, r.extension_reason, array_to_json(r.request_types) as request_types, r.due_at as record_due_at,
+        (select coalesce(json_agg(json_build_object('id', cs.id, 'received_at', cs.received_at, 'due_at', coalesce(cr.due_at, cs.due_at), 'body', cs.body)
+                  order by cs.received_at, cs.id), '[]'::json)
+           from ${submissions} cs left join ${privacyRecords} cr on cr.id = cs.id
+           where cs.id = any(coalesce(c.covers, array[c.submission_id]))) as covered
       from claimed c join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id`);
-    const rows = rowsOf<Claimed>(result);
-    await Promise.all(rows.map((row) => send(row).catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'outbox bookkeeping failed'))));
-    return rows.length;
+    return rowsOf<Claimed>(result);
   };
 
-  const runOnce = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    if (running) {
+  const start = (row: Claimed) => {
+    const controller = new AbortController();
+    const sending: Promise<void> = send(row, controller.signal)
+      .catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'outbox bookkeeping failed'))
+      .finally(() => {
+        inFlight.delete(sending);
+        if (!stopped) void fill();
+      });
+    inFlight.set(sending, controller);
+  };
+
+  /** Claims due rows into the free places, again while a claim filled them all (a backlog) or a kick came meanwhile. */
+  const fill = (): Promise<void> => {
+    if (stopped || names.length === 0) return Promise.resolve();
+    if (claiming) {
       again = true;
-      return running;
+      return claiming;
     }
-    running = (async () => {
+    claiming = (async () => {
+      // past this line only once `claiming` is set: a loop that ended at once would otherwise reset it
+      // before it was set, and every later fill would wait on a promise already settled
+      await Promise.resolve();
       try {
-        // A full batch may have more behind it (a backlog after an outage): take the next one at once.
+        let places: number;
         let claimed: number;
         do {
           again = false;
-          claimed = await sendDue();
-        } while ((again || claimed === NOTIFY_BATCH_SIZE) && !stopped);
+          places = NOTIFY_CONCURRENCY - inFlight.size;
+          if (places <= 0) break;
+          const rows = await claim(places);
+          claimed = rows.length;
+          for (const row of rows) start(row);
+        } while ((again || claimed === places) && !stopped);
       } catch (err) {
         logger.error({ err }, 'outbox could not be read');
       } finally {
-        running = undefined;
+        claiming = undefined;
       }
     })();
-    return running;
+    return claiming;
   };
 
-  const timer = setInterval(() => void runOnce(), options.pollIntervalMs ?? NOTIFY_POLL_INTERVAL_MS);
+  const runOnce = async (): Promise<void> => {
+    await fill();
+    while (inFlight.size > 0 || claiming) await Promise.all([claiming, ...inFlight.keys()]);
+  };
+
+  const timer = setInterval(() => void fill(), options.pollIntervalMs ?? NOTIFY_POLL_INTERVAL_MS);
   timer.unref();
   return {
-    kick: () => void runOnce(),
+    kick: () => void fill(),
     runOnce,
     stop: async () => {
       stopped = true;
       clearInterval(timer);
-      await running;
+      await claiming;
+      for (const controller of inFlight.values()) controller.abort(new Error('the server is stopping'));
+      await Promise.all(inFlight.keys());
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { NOTIFY_TIMEOUT_MS } from '../limits.ts';
+import { NOTIFY_DELIVERY_DEADLINE_MS, NOTIFY_TIMEOUT_MS } from '../limits.ts';
 import type { Channel, Delivery } from './sender.ts';
 
 /**
@@ -54,7 +54,8 @@ export function notificationText(
 export function webhookChannel(url: string): Channel {
   return {
     name: 'webhook',
-    async deliver(delivery: Delivery) {
+    deadlineMs: NOTIFY_DELIVERY_DEADLINE_MS,
+    async deliver(delivery: Delivery, signal: AbortSignal) {
       const payload: NotificationBody = {
         text: notificationText(delivery.kind, delivery.body.data, delivery.dueAt),
         mrkdwn: false,
@@ -67,7 +68,7 @@ export function webhookChannel(url: string): Channel {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-sonde-delivery': delivery.id },
         body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
       });
       await response.body?.cancel();
       if (!response.ok) throw new Error(`HTTP ${response.status}`);

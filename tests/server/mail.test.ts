@@ -1,7 +1,7 @@
 // @vitest-environment node
 // Mail to requesters and the team, through the outbox, to a real SMTP server in this process
 // (smtp-server), or as .eml files when no SMTP server is set.
-import { readdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
@@ -9,13 +9,15 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
-import { mailQuota, notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
-import { MAIL_LIMITS, MAIL_TIMEOUT_MS } from '../../server/limits.ts';
-import { mailChannel } from '../../server/outbox/mail.ts';
-import type { Delivery } from '../../server/outbox/sender.ts';
+import { mailQuota, notifications, privacyRecords, privacyVerifications, submissions } from '../../server/db/schema.ts';
+import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEOUT_MS, MAIL_LIMITS, MAIL_REPLY_TIMEOUT_MS } from '../../server/limits.ts';
+import { MAIL_DIR_MODE, MAIL_FILE_MODE, MAIL_TIMEOUTS, mailChannel, type MailTimeouts } from '../../server/outbox/mail.ts';
+import { TEAM_SUBJECT_MAX_LENGTH, teamNewRequest, truncateAtGrapheme } from '../../server/outbox/messages/teamNewRequest.ts';
+import { leaseMsOf, startOutbox, type Delivery } from '../../server/outbox/sender.ts';
+import { issueVerificationToken } from '../../server/verification.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { eraseSubject, mailboxOf, purgeExpired, sha256Hex } from '../../server/storage.ts';
+import { eraseSubject, mailboxOf, purgeExpired, sha256Hex, subjectExport } from '../../server/storage.ts';
 import { teamCli } from '../support/cli.ts';
 import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
@@ -173,8 +175,7 @@ describe('mail through a real SMTP server', () => {
   });
 });
 
-describe(`the SMTP time-out, MAIL_TIMEOUT_MS (${MAIL_TIMEOUT_MS} ms)`, () => {
-  const timeoutMs = 600;
+describe('the SMTP time-outs of RFC 5321 §4.5.3.2, each at its boundary (shortened to scale)', () => {
   const settings = (port: number) => ({ smtpUrl: `smtp://127.0.0.1:${port}`, emlDir: '/nonexistent', from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: undefined });
   const delivery = (): Delivery => ({
     id: '00000000-0000-4000-8000-00000000000a',
@@ -189,7 +190,12 @@ describe(`the SMTP time-out, MAIL_TIMEOUT_MS (${MAIL_TIMEOUT_MS} ms)`, () => {
     receivedAt: new Date(),
     dueAt: null,
     body: submissionBody({ workEmail: 'ada@example.com' }),
+    covered: [],
+    rendered: null,
   });
+  const never = new AbortController().signal;
+  const channelTo = (port: number, timeouts: Partial<MailTimeouts>) =>
+    mailChannel(settings(port), () => 'https://sonde.dev', async () => ({}), async () => null, { timeouts });
   /** A server on a free port that accepts a connection and, after `delayMs` (never, for null), passes it to `target`. */
   async function slowServer(target: number, delayMs: number | null) {
     const server = createNetServer((socket) => {
@@ -205,22 +211,82 @@ describe(`the SMTP time-out, MAIL_TIMEOUT_MS (${MAIL_TIMEOUT_MS} ms)`, () => {
     return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
 
-  it('sends through a server that greets within the time-out, and gives up on one that never does', async () => {
+  it('are the protocol\'s: the greeting 5 min, any reply (the final reply to DATA) 10 min, one delivery 15 min, its lease past it', () => {
+    expect(MAIL_GREETING_TIMEOUT_MS).toBe(5 * 60_000); // §4.5.3.2.1
+    expect(MAIL_REPLY_TIMEOUT_MS).toBe(10 * 60_000); // §4.5.3.2.6, the longest
+    expect(MAIL_CONNECT_TIMEOUT_MS).toBe(60_000);
+    expect(MAIL_TIMEOUTS).toEqual({ connectMs: MAIL_CONNECT_TIMEOUT_MS, greetingMs: MAIL_GREETING_TIMEOUT_MS, replyMs: MAIL_REPLY_TIMEOUT_MS });
+    expect(MAIL_DELIVERY_DEADLINE_MS).toBe(15 * 60_000);
+    expect(MAIL_DELIVERY_DEADLINE_MS).toBeGreaterThanOrEqual(MAIL_REPLY_TIMEOUT_MS + MAIL_GREETING_TIMEOUT_MS);
+    expect(mailChannel(settings(25), () => '', async () => ({}), async () => null).deadlineMs).toBe(MAIL_DELIVERY_DEADLINE_MS);
+    expect(leaseMsOf(MAIL_DELIVERY_DEADLINE_MS)).toBeGreaterThan(MAIL_DELIVERY_DEADLINE_MS);
+  });
+
+  it('greeting: a server that greets within greetingMs is used, one that never does is given up on at greetingMs', async () => {
+    const greetingMs = 600;
     const target = await freePort();
     const smtp = await smtpServer(target);
-    const late = await slowServer(target, timeoutMs / 3);
+    const late = await slowServer(target, greetingMs / 3);
     const silent = await slowServer(target, null);
     try {
-      const channelTo = (port: number) => mailChannel(settings(port), () => 'https://sonde.dev', async () => ({}), async () => null, { timeoutMs });
-      expect(await channelTo(late.port).deliver(delivery())).toBe('sent');
+      expect(await channelTo(late.port, { greetingMs }).deliver(delivery(), never)).toBe('sent');
       expect(smtp.received).toHaveLength(1);
       const started = performance.now();
-      await expect(channelTo(silent.port).deliver(delivery())).rejects.toThrow(/^SMTP connection failed/);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs - 50);
+      await expect(channelTo(silent.port, { greetingMs }).deliver(delivery(), never)).rejects.toThrow(/^SMTP connection failed/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(greetingMs - 50);
       expect(smtp.received).toHaveLength(1);
     } finally {
       await Promise.all([late.close(), silent.close(), smtp.close()]);
     }
+  });
+
+  it('reply: a final reply to DATA within replyMs is a delivery, one later is a failure (the connection closed)', async () => {
+    const replyMs = 800;
+    for (const [dataDelayMs, outcome] of [[replyMs / 2, 'sent'], [replyMs * 2, 'failed']] as const) {
+      const port = await freePort();
+      const smtp = await smtpServer(port, { dataDelayMs });
+      try {
+        const result = await channelTo(port, { replyMs }).deliver(delivery(), never).then(
+          (sent) => sent,
+          (error: Error) => `failed: ${error.message}`,
+        );
+        if (outcome === 'sent') expect(result).toBe('sent');
+        else expect(result).toMatch(/^failed: SMTP connection failed \(ETIMEDOUT\)/);
+        await until(() => smtp.sessions.every((session) => session.closed));
+      } finally {
+        await smtp.close();
+      }
+    }
+  });
+});
+
+describe(`the team's subject, at most TEAM_SUBJECT_MAX_LENGTH (${TEAM_SUBJECT_MAX_LENGTH}) UTF-16 units`, () => {
+  const subjectFor = (fullName: string) =>
+    teamNewRequest({ submissionId: 'id', kind: 'invite', data: submissionBody({ fullName }).data, receivedAt: new Date(), dueAt: null }).subject;
+  const family = '👩‍👩‍👧‍👦'; // four emoji joined by ZWJ: 11 UTF-16 units, one grapheme
+
+  it('is cut at a grapheme boundary (Intl.Segmenter): an emoji ZWJ sequence across the cut is left out whole, never split', () => {
+    const whole = subjectFor('a');
+    const prefix = whole.slice(0, whole.indexOf('a (')); // `New invite request: `
+    const name = 'a'.repeat(TEAM_SUBJECT_MAX_LENGTH - 2 - prefix.length) + family; // the emoji starts at unit 148
+    const subject = subjectFor(name);
+    expect(subject).not.toMatch(/\p{Surrogate}/u); // no lone surrogate
+    expect(subject).toBe(`${prefix}${'a'.repeat(TEAM_SUBJECT_MAX_LENGTH - 2 - prefix.length)}…`);
+    expect(subject.length).toBeLessThanOrEqual(TEAM_SUBJECT_MAX_LENGTH);
+    // a family that ends right at the cut is kept whole
+    const fits = 'a'.repeat(TEAM_SUBJECT_MAX_LENGTH - 1 - prefix.length - family.length) + family + 'b'.repeat(20);
+    expect(subjectFor(fits)).toBe(`${prefix}${fits.slice(0, fits.indexOf('b'))}…`);
+  });
+
+  it(`keeps a subject of exactly ${TEAM_SUBJECT_MAX_LENGTH} units whole, and cuts one of ${TEAM_SUBJECT_MAX_LENGTH + 1}`, () => {
+    const suffixLength = subjectFor('a').length - 1;
+    const exact = subjectFor('a'.repeat(TEAM_SUBJECT_MAX_LENGTH - suffixLength));
+    expect(exact).toHaveLength(TEAM_SUBJECT_MAX_LENGTH);
+    expect(exact.endsWith('…')).toBe(false);
+    const over = subjectFor('a'.repeat(TEAM_SUBJECT_MAX_LENGTH + 1 - suffixLength));
+    expect(over).toHaveLength(TEAM_SUBJECT_MAX_LENGTH);
+    expect(over.endsWith('…')).toBe(true);
+    expect(truncateAtGrapheme(family.repeat(3), family.length * 2)).toBe(`${family}…`);
   });
 });
 
@@ -244,6 +310,19 @@ describe('mail without an SMTP server', () => {
     const code = await teamCli(() => server.database, { mailDir }).run(['erase', '--email', 'grace@example.com']);
     expect(code).toBe(0);
     expect(await readdir(mailDir)).toEqual([]);
+  });
+
+  it('writes the .eml files readable by the server\'s user only (0600), in a directory of its own (0700), even one made 0755 before', async () => {
+    const server = await start();
+    await mkdir(mailDir, { recursive: true, mode: 0o755 });
+    await chmod(mailDir, 0o755);
+    await post(server, privacyRequestBody());
+    await until(async () => (await mailRows(server))[0]?.deliveredAt != null);
+    const [row] = await mailRows(server);
+    expect((await stat(`${mailDir}/${row!.id}.eml`)).mode & 0o777).toBe(MAIL_FILE_MODE);
+    expect(MAIL_FILE_MODE).toBe(0o600);
+    expect((await stat(mailDir)).mode & 0o777).toBe(MAIL_DIR_MODE);
+    expect(MAIL_DIR_MODE).toBe(0o700);
   });
 });
 
@@ -282,31 +361,103 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     expect(await quota()).toEqual([]);
   });
 
-  it('counts a mailbox, not an address: sub-addresses (ada+1@…) share the limit of the inbox they reach', async () => {
+  const privacyTo = (email: string) => {
+    const body = privacyRequestBody();
+    body.data.workEmail = email;
+    return body;
+  };
+
+  /** A sender for `database` to a real SMTP server: `send()` delivers what is due now. */
+  async function sender() {
+    const port = await freePort();
+    const smtp = await smtpServer(port);
+    cleanup.push(smtp.close);
+    const settings = { smtpUrl: `smtp://127.0.0.1:${port}`, emlDir: '/nonexistent', from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: 'team@sonde.dev' };
+    const channel = mailChannel(settings, () => 'https://sonde.dev', async () => ({}), (requestId) => issueVerificationToken(database.db, requestId));
+    const outbox = startOutbox({ db: database.db, channels: [channel], logger: createLogger('silent'), pollIntervalMs: 60_000 });
+    cleanup.push(() => outbox.stop());
+    return { smtp, send: () => outbox.runOnce() };
+  }
+  const storeRequester = (body: SubmissionBody) => storeSubmission(database.db, body, { mail: { requester: true, team: false } });
+  const spellings = ['Ada.Lovelace@gmail.com', 'adalovelace+1@googlemail.com', 'ADA.LOVELACE@Gmail.com', 'a.d.a.lovelace+x@gmail.com', 'AdaLovelace@GoogleMail.com'];
+
+  it(`counts one mailbox however it is spelled (case, +tag, Gmail's dots, googlemail.com): at most ${MAIL_LIMITS.privacyPerWindow} confirmations reach it per 24 h`, async () => {
     database = await engine.open();
-    const tagged = (email: string) => {
-      const body = privacyRequestBody();
-      body.data.workEmail = email;
-      return body;
-    };
-    for (const email of ['ada+1@example.com', 'Ada+spam@Example.com', 'ada@example.com', 'ada+x+y@example.com']) await store(tagged(email));
-    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow);
-    await store(tagged('ada.lovelace+1@example.com')); // another mailbox
-    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow + 1);
-    // erase of any of its addresses clears what the mailbox's limit counted
-    expect(mailboxOf('Ada+Spam@Example.com')).toBe('ada@example.com');
-    await eraseSubject(database.db, 'ada+1@example.com');
-    const keys = (await database.db.select().from(mailQuota)).map((q) => q.emailSha256);
-    expect(keys).not.toContain(sha256Hex('ada@example.com'));
-    expect(keys).toContain(sha256Hex('ada.lovelace@example.com'));
+    const { smtp, send } = await sender();
+    for (const email of spellings) {
+      await storeRequester(privacyTo(email));
+      await send();
+    }
+    expect(smtp.received).toHaveLength(MAIL_LIMITS.privacyPerWindow);
+    await storeRequester(submissionBody({ workEmail: 'ada.lovelace@gmail.com' }));
+    await storeRequester(submissionBody({ workEmail: 'AdaLovelace+invite@googlemail.com' }));
+    await send();
+    expect(await count('invite-acknowledgment')).toBe(1);
+    expect(spellings.map(mailboxOf)).toEqual(Array(spellings.length).fill('adalovelace@gmail.com'));
   });
 
-  it(`confirms every privacy request, up to ${MAIL_LIMITS.privacyPerWindow} per address per 24 h`, async () => {
+  it("still confirms the owner's own request, with its verification link, after a stranger spent the mailbox's confirmations: one more mail lists every waiting request", async () => {
     database = await engine.open();
-    for (let i = 0; i < MAIL_LIMITS.privacyPerWindow + 1; i += 1) await store(privacyRequestBody());
-    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow);
-    await age('privacy-confirmation', MAIL_LIMITS.windowMs);
-    await store(privacyRequestBody());
-    expect(await count('privacy-confirmation')).toBe(MAIL_LIMITS.privacyPerWindow + 1);
+    const { smtp, send } = await sender();
+    for (const email of spellings) {
+      await storeRequester(privacyTo(email)); // the stranger, under many spellings
+      await send();
+    }
+    const owner = await storeRequester(privacyTo('adalovelace@gmail.com'));
+    await send();
+    expect(smtp.received).toHaveLength(MAIL_LIMITS.privacyPerWindow); // not one more within the window
+    const [waiting] = await database.db.select().from(notifications).where(sql`${notifications.deliveredAt} is null and ${notifications.message} = 'privacy-confirmation'`);
+    expect(waiting!.covers).toHaveLength(spellings.length - MAIL_LIMITS.privacyPerWindow + 1);
+    expect(waiting!.covers).toContain(owner);
+    // its slot: when the oldest confirmation counted leaves the 24 h window
+    const [oldest] = await database.db.select().from(mailQuota).orderBy(mailQuota.sentAt).limit(1);
+    expect(waiting!.nextAttemptAt.getTime()).toBe(oldest!.sentAt.getTime() + MAIL_LIMITS.windowMs);
+    // a day on: the waiting confirmation goes out, one mail for all of them
+    await database.db.execute(sql`update mail_quota set sent_at = sent_at - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`);
+    await database.db.execute(sql`update notifications set next_attempt_at = next_attempt_at - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`);
+    await send();
+    expect(smtp.received).toHaveLength(MAIL_LIMITS.privacyPerWindow + 1);
+    const last = smtp.received.at(-1)!.mail;
+    expect(last.subject).toBe(`We received your ${waiting!.covers!.length} privacy requests`);
+    const links = [...(last.text ?? '').matchAll(/#token=([A-Za-z0-9_-]{43})/g)].map((m) => sha256Hex(m[1]!));
+    expect(links).toHaveLength(waiting!.covers!.length);
+    const ownerTokens = await database.db.select().from(privacyVerifications).where(sql`${privacyVerifications.requestId} = ${owner}`);
+    expect(ownerTokens).toHaveLength(1);
+    expect(links).toContain(ownerTokens[0]!.tokenSha256);
+    const [record] = await database.db.select().from(privacyRecords).where(sql`${privacyRecords.id} = ${owner}`);
+    expect(record!.confirmationSentAt).not.toBeNull(); // 11 CCR §7021(a), §7101
+  });
+
+  it('finds one person under every spelling of their mailbox: subject and erase --email take the +tag and dotted ones, and nobody else', async () => {
+    database = await engine.open();
+    const ada = [];
+    for (const email of ['Ada.Lovelace+x@googlemail.com', 'adalovelace@gmail.com', 'ADA.lovelace+y@gmail.com']) ada.push(await storeRequester(privacyTo(email)));
+    const tagged = [await storeRequester(submissionBody({ workEmail: 'ada+invite@example.com' })), await storeRequester(submissionBody({ workEmail: 'Ada@Example.com' }))];
+    const grace = await storeRequester(submissionBody({ workEmail: 'grace@gmail.com' }));
+    const cli = teamCli(() => database);
+    expect(await cli.run(['subject', '--email', 'ada.lovelace@gmail.com'])).toBe(0);
+    const printed = cli.io.out.join('\n');
+    for (const id of ada) expect(printed).toContain(id);
+    for (const id of [...tagged, grace]) expect(printed).not.toContain(id);
+    expect((await subjectExport(database.db, 'ADA+anything@example.com')).requests.map((r) => r.id).sort()).toEqual([...tagged].sort());
+
+    expect(await cli.run(['erase', '--email', 'adalovelace+z@googlemail.com', '--force'])).toBe(0);
+    expect(cli.io.out.join('\n')).toMatch(/^erased 3 requests/);
+    expect(await cli.run(['erase', '--email', 'ada+other@example.com', '--force'])).toBe(0);
+    expect(cli.io.out.join('\n')).toMatch(/^erased 2 requests/);
+    expect((await database.db.select().from(submissions)).map((r) => r.id)).toEqual([grace]);
+    // and what the limits counted of those mailboxes
+    const keys = (await database.db.select().from(mailQuota)).map((q) => q.emailSha256);
+    expect(keys).not.toContain(sha256Hex('adalovelace@gmail.com'));
+    expect(keys).not.toContain(sha256Hex('ada@example.com'));
+    expect(keys).toContain(sha256Hex('grace@gmail.com'));
+  });
+
+  it('lets requests to one mailbox share the confirmation that still waits, instead of spending the limit', async () => {
+    database = await engine.open();
+    for (let i = 0; i < MAIL_LIMITS.privacyPerWindow + 2; i += 1) await store(privacyRequestBody());
+    expect(await count('privacy-confirmation')).toBe(1);
+    const [row] = await database.db.select().from(notifications).where(sql`${notifications.message} = 'privacy-confirmation'`);
+    expect(row!.covers).toHaveLength(MAIL_LIMITS.privacyPerWindow + 2);
   });
 });

@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { notifications } from '../../server/db/schema.ts';
-import { NOTIFY_BATCH_SIZE, NOTIFY_FIRST_RETRY_MS, NOTIFY_LEASE_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
+import { NOTIFY_CONCURRENCY, NOTIFY_FIRST_RETRY_MS, NOTIFY_LEASE_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { DELIVERY_DEADLINE_MS, retryDelayMs, startOutbox, type Channel } from '../../server/outbox/sender.ts';
+import { DELIVERY_DEADLINE_MS, leaseMsOf, retryDelayMs, startOutbox, type Channel } from '../../server/outbox/sender.ts';
 import { escapeSlackText, notificationText, webhookChannel } from '../../server/outbox/webhook.ts';
 import { acceptSubmission } from '../../server/storage.ts';
 import { testEngines } from '../support/database.ts';
@@ -124,6 +124,7 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
 
   it('gives a delivery DELIVERY_DEADLINE_MS (half the lease): one that answers within it is delivered, one that never answers is cut there and retried', async () => {
     expect(DELIVERY_DEADLINE_MS).toBe(NOTIFY_LEASE_MS / 2);
+    expect(leaseMsOf(DELIVERY_DEADLINE_MS)).toBe(NOTIFY_LEASE_MS);
     const database = await engine.open();
     cleanup.push(() => database.close());
     await store(database);
@@ -131,6 +132,7 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     let attempts = 0;
     const channel: Channel = {
       name: 'webhook',
+      deadlineMs: DELIVERY_DEADLINE_MS,
       // the first attempt never answers; the second answers in half the deadline
       deliver: () => (++attempts === 1 ? new Promise<void>(() => {}) : new Promise<void>((resolve) => setTimeout(resolve, deadlineMs / 2))),
     };
@@ -140,6 +142,29 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     expect((await database.db.select().from(notifications))[0]).toMatchObject({ deliveredAt: null, lastError: `no answer within ${deadlineMs} ms` });
     await until(async () => (await database.db.select().from(notifications))[0]?.deliveredAt != null);
     expect((await database.db.select().from(notifications))[0]).toMatchObject({ attempts: 2, lastError: null });
+  });
+
+  it(`sends NOTIFY_CONCURRENCY (${NOTIFY_CONCURRENCY}) at once, not one more, and takes the next due row as soon as one place frees`, async () => {
+    const database = await engine.open();
+    cleanup.push(() => database.close());
+    const waiting: Array<() => void> = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => waiting.push(() => res.end('ok')));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (let i = 0; i < NOTIFY_CONCURRENCY + 2; i += 1) await store(database);
+    const notifier = startOutbox({ db: database.db, channels: [webhookChannel(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)], logger: createLogger('silent'), pollIntervalMs: 20 });
+    cleanup.push(async () => {
+      for (const answer of waiting.splice(0)) answer();
+      await notifier.stop();
+    });
+    await until(() => waiting.length === NOTIFY_CONCURRENCY);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // several polls: nothing more is sent
+    expect(waiting).toHaveLength(NOTIFY_CONCURRENCY);
+    waiting.shift()!(); // one answered: its place goes to the next due row, the others still held
+    await until(() => waiting.length === NOTIFY_CONCURRENCY, 3_000);
   });
 
   it('gives up on a notification still failing 3 days after its request, with an error logged', async () => {
@@ -155,7 +180,7 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     expect(lines.some((line) => line.includes('"level":50') && line.includes('delivery given up after 3 days'))).toBe(true);
   });
 
-  it('drains a backlog of 1,000 due notifications in under 30 s, with at most NOTIFY_BATCH_SIZE sends at once', async () => {
+  it('drains a backlog of 1,000 due notifications in under 30 s, with at most NOTIFY_CONCURRENCY sends at once', async () => {
     const database = await engine.open();
     cleanup.push(() => database.close());
     let open = 0;
@@ -176,8 +201,8 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     // 1,000 stored requests with their notifications due, written in one statement
     await database.db.execute(sql`
       with stored as (
-        insert into submissions (kind, email, client_key, body_sha256, body)
-        select 'invite', 'ada' || i || '@example.com', 'k' || i, 's' || i, ${JSON.stringify(submissionBody())}::jsonb
+        insert into submissions (kind, email, mailbox, client_key, body_sha256, body)
+        select 'invite', 'ada' || i || '@example.com', 'ada' || i || '@example.com', 'k' || i, 's' || i, ${JSON.stringify(submissionBody())}::jsonb
         from generate_series(1, 1000) as i
         returning id
       )
@@ -196,7 +221,7 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     const elapsedMs = performance.now() - started;
     await until(async () => (await database.db.select().from(notifications)).every((n) => n.deliveredAt !== null), 10_000);
     expect(elapsedMs).toBeLessThan(30_000);
-    expect(mostAtOnce).toBeLessThanOrEqual(NOTIFY_BATCH_SIZE);
+    expect(mostAtOnce).toBeLessThanOrEqual(NOTIFY_CONCURRENCY);
   }, 60_000);
 
   // PGlite is one process per directory: the shared case is PostgreSQL's (skipped, not passed, on PGlite)

@@ -19,28 +19,68 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** How the test SMTP server behaves, beyond accepting every message. */
+export interface SmtpBehaviour {
+  /** refuse every recipient with 550 */
+  refuse?: boolean;
+  /** told of each message it accepts (when it has it whole, before its reply to DATA) */
+  onReceived?: (message: Received) => void;
+  /** wait this long before the reply to DATA, in ms (a server filtering the message) */
+  dataDelayMs?: number;
+  /** wait this long before every reply it makes through a hook: the greeting, MAIL, RCPT and DATA, in ms */
+  replyDelayMs?: number;
+  /** the final reply to DATA waits for this promise (a test holds one message back) */
+  holdData?: (message: Received) => Promise<void> | void;
+  /** answer RCPT TO with 451 (a temporary failure) this many times first */
+  tempFailures?: number;
+}
+
 /**
- * A real SMTP server on `port` that accepts every message (no TLS, no authentication), or refuses every
- * recipient with 550; `onReceived` is told of each message it accepts.
+ * A real SMTP server on `port` that accepts every message (no TLS, no authentication), or behaves as
+ * {@link SmtpBehaviour} says; `received` lists the messages it has whole, `sessions` every connection
+ * with whether it closed.
  */
-export async function smtpServer(port: number, refuse = false, onReceived?: (message: Received) => void) {
+export async function smtpServer(port: number, refuseOrBehaviour: boolean | SmtpBehaviour = false, onReceived?: (message: Received) => void) {
+  const behaviour: SmtpBehaviour = typeof refuseOrBehaviour === 'boolean' ? { refuse: refuseOrBehaviour, onReceived } : refuseOrBehaviour;
   const received: Received[] = [];
+  const sessions: Array<{ id: string; closed: boolean }> = [];
+  let tempFailures = behaviour.tempFailures ?? 0;
+  const later = (ms: number | undefined, then: () => void) => (ms ? setTimeout(then, ms) : then());
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(session, callback) {
+      sessions.push({ id: session.id, closed: false });
+      later(behaviour.replyDelayMs, () => callback());
+    },
+    onClose(session) {
+      const entry = sessions.find((s) => s.id === session.id);
+      if (entry) entry.closed = true;
+    },
+    onMailFrom(_address, _session, callback) {
+      later(behaviour.replyDelayMs, () => callback());
+    },
     onRcptTo(address, _session, callback) {
-      if (!refuse) return callback();
-      const error = new Error(`<${address.address}>: Recipient address rejected: User unknown`) as Error & { responseCode: number };
-      error.responseCode = 550;
-      callback(error);
+      later(behaviour.replyDelayMs, () => {
+        if (tempFailures > 0) {
+          tempFailures -= 1;
+          const error = new Error('Try again later') as Error & { responseCode: number };
+          error.responseCode = 451;
+          return callback(error);
+        }
+        if (!behaviour.refuse) return callback();
+        const error = new Error(`<${address.address}>: Recipient address rejected: User unknown`) as Error & { responseCode: number };
+        error.responseCode = 550;
+        callback(error);
+      });
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
-        void simpleParser(raw).then((mail) => {
+        void simpleParser(raw).then(async (mail) => {
           const message = {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
@@ -48,14 +88,15 @@ export async function smtpServer(port: number, refuse = false, onReceived?: (mes
             mail,
           };
           received.push(message);
-          onReceived?.(message);
-          callback();
+          behaviour.onReceived?.(message);
+          await behaviour.holdData?.(message);
+          later((behaviour.dataDelayMs ?? 0) + (behaviour.replyDelayMs ?? 0), () => callback());
         }, callback);
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { received, sessions, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Waits until `check` holds, polling every 25 ms; throws after `timeoutMs`. */

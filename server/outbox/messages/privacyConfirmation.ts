@@ -2,16 +2,28 @@ import { RETENTION } from '#shared/policy';
 import { VERIFIED_REQUEST_TYPES, type PrivacyRequestType } from '#shared/submission';
 import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from './layout.ts';
 
+/** One more privacy request a confirmation covers: sent to the same mailbox while the first one's confirmation waited. */
+export interface AlsoConfirmed {
+  receivedAt: Date;
+  dueAt: Date | null;
+  types: PrivacyRequestType[];
+  /** its own verification link, or null (an opt-out only, or no link could be made) */
+  verificationLink: string | null;
+}
+
 /**
  * The confirmation of receipt of 11 CCR §7021(a), to the email of a privacy request: the date it was
  * received, its request types (only the form's own labels), the date the response is due (45 calendar
  * days, §7021(b)), how it will be processed, and how to reach the team; for a request that needs the
  * requester's identity confirmed (§7060: Access/Know, Delete, Correct, Data Portability), the
  * verification link (`verificationLink`; null: the team will write instead). States no text the visitor
- * typed (no name, company or details).
+ * typed (no name, company or details). Requests to one mailbox while its confirmation waits share it
+ * (`also`): each is listed with its date, types, due date and own link, so no request goes unconfirmed
+ * and the mailbox gets one message.
  */
-export function privacyConfirmation(facts: MessageFacts & { types: PrivacyRequestType[]; verificationLink: string | null }): MailContent {
-  const subject = 'We received your privacy request';
+export function privacyConfirmation(facts: MessageFacts & { types: PrivacyRequestType[]; verificationLink: string | null; also?: AlsoConfirmed[] }): MailContent {
+  const also = facts.also ?? [];
+  const subject = also.length === 0 ? 'We received your privacy request' : `We received your ${also.length + 1} privacy requests`;
   const received = longDate(facts.receivedAt);
   const due = facts.dueAt ? longDate(facts.dueAt) : '';
   const types = facts.types.length > 0 ? facts.types.join(', ') : 'none selected';
@@ -45,6 +57,19 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
     ...steps.map((step) => `- ${step}`),
     '',
     ...(link ? ['Confirm it is you:', link, ''] : []),
+    ...(also.length > 0
+      ? [
+          `This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.`,
+          '',
+          ...also.flatMap((request, i) => [
+            `Request ${i + 2}, received on ${longDate(request.receivedAt)}`,
+            `Request types: ${request.types.length > 0 ? request.types.join(', ') : 'none selected'}`,
+            `Response due by: ${request.dueAt ? longDate(request.dueAt) : ''}`,
+            ...(request.verificationLink ? ['Confirm it is you:', request.verificationLink] : []),
+            '',
+          ]),
+        ]
+      : []),
     `Questions: reply to this message, or write to ${facts.privacyEmail}.`,
     '',
     `Sonde — ${facts.siteUrl}/privacy`,
@@ -56,7 +81,9 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
 <ul>${steps.map((step) => html`<li>${step}</li>`)}</ul>
 ${link ? html`<p><a href="${link}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#ffffff;border-radius:6px;text-decoration:none">Confirm it is you</a></p>
 <p style="font-size:14px;color:#4b5563">Or copy this address into your browser: ${link}</p>
-` : ''}<p>Questions: reply to this message, or write to <a href="mailto:${facts.privacyEmail}">${facts.privacyEmail}</a>.</p>
+` : ''}${also.length > 0 ? html`<p>This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.</p>
+${also.map((request, i) => html`<p>Request ${i + 2}, received on ${longDate(request.receivedAt)}<br>Request types: <strong>${request.types.length > 0 ? request.types.join(', ') : 'none selected'}</strong><br>Response due by: <strong>${request.dueAt ? longDate(request.dueAt) : ''}</strong>${request.verificationLink ? html`<br><a href="${request.verificationLink}">Confirm it is you</a>: ${request.verificationLink}` : ''}</p>
+`)}` : ''}<p>Questions: reply to this message, or write to <a href="mailto:${facts.privacyEmail}">${facts.privacyEmail}</a>.</p>
 <p><a href="${facts.siteUrl}/privacy">Our privacy policy</a></p>`;
   return { subject, text, html: htmlLayout(subject, body) };
 }
