@@ -17,7 +17,7 @@ import { readSecurityHeaders } from './securityHeaders.ts';
 import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
-import { runRequests } from './requests.ts';
+import { commandNameOf, runRequests } from './requests.ts';
 import { purgeExpired, requesterExport } from './storage.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './teamChannel.ts';
 import { issueVerificationToken } from './verification.ts';
@@ -114,7 +114,7 @@ export async function startServer(
         user,
         mailDir: config.mail.emlDir,
       });
-      logger.info({ teamCommand: argv[0], code: answer.code }, 'team command'); // its arguments may name a person
+      logger.info({ teamCommand: commandNameOf(argv), code: answer.code }, 'team command'); // its arguments may name a person
       outbox.kick(); // the mail a command wrote (respond, extend) goes out now
       return answer;
     };

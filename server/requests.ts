@@ -190,9 +190,10 @@ function oneLineText(value: string): string {
 
 /**
  * Anything written like an email address, looked for in the NFKC form of a text (so a full-width `＠`
- * or a small `﹫` is an `@`), with or without spaces around the `@` (`ada @ example.com`).
+ * or a small `﹫` is an `@`), with or without spaces around the `@` (`ada @ example.com`), and a domain
+ * with a dot after it, so that "denied under §7062 @ 5pm" is a reason, not an address.
  */
-const EMAIL_LIKE = /[^\s@]+\s*@\s*[^\s@]+/u;
+const EMAIL_LIKE = /[^\s@]+\s*@\s*[^\s@]+\.[^\s@.]+/u;
 
 /**
  * A reason kept in the record of 11 CCR §7101, which outlives `erase`: one-line text without an email
@@ -535,6 +536,20 @@ export function requestsProgram(io: {
   return program;
 }
 
+let commandNames: Set<string> | undefined;
+
+/**
+ * The command `argv` names, for a log line: its first argument when that is one of the commands, else
+ * `unknown` (a mistyped first argument may be an email address, which no log line may hold).
+ */
+export function commandNameOf(argv: string[]): string {
+  commandNames ??= new Set(
+    requestsProgram({ connect: () => Promise.reject(new Error('not connected')), out: () => {}, now: () => new Date(), user: '' }).commands.map((command) => command.name()),
+  );
+  const [first] = argv;
+  return first !== undefined && commandNames.has(first) ? first : 'unknown';
+}
+
 /**
  * Runs the command line on `argv` (the arguments after `requests`).
  * @returns the exit code: 0, 1 for an unknown id or an unreachable database, 2 for bad arguments
@@ -617,9 +632,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const code = await runTeamCommandLine(config, process.argv.slice(2), {
+  // The exit code is set, not forced: process.exit() would cut what stdout still holds for a pipe
+  // (`requests -- export | wc -c` stopped at 64 KiB); the process ends once its output is written.
+  process.exitCode = await runTeamCommandLine(config, process.argv.slice(2), {
     out: (text) => console.log(text),
     err: (text) => console.error(text),
   });
-  process.exit(code);
 }

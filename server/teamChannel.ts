@@ -11,6 +11,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { textProblem } from '#shared/text';
+import { TIMEOUT_CHECK_INTERVAL_MS } from './limits.ts';
 
 /** The unix socket of the team's channel, inside PGlite's data directory. */
 export const TEAM_SOCKET_FILE = '.sonde-team.sock';
@@ -23,6 +24,21 @@ export const TEAM_COMMAND_MAX_BYTES = 65_536;
 
 /** The path the command is POSTed to. */
 export const TEAM_COMMAND_PATH = '/commands';
+
+/**
+ * The longest path of a unix socket, in bytes: `sun_path` holds 108 on Linux, with its closing NUL.
+ * Node cuts a longer path when it binds, which would put the socket outside the data directory.
+ */
+export const UNIX_SOCKET_PATH_MAX_BYTES = 107;
+
+/**
+ * How long the command line waits for the running server's answer, in ms. A command on 100,000 stored
+ * requests (an export) answers within seconds; past this the server is taken to be stopped or stuck.
+ */
+export const TEAM_COMMAND_TIMEOUT_MS = 120_000;
+
+/** How long the channel waits for a command's request to arrive whole, headers and body, in ms. */
+export const TEAM_REQUEST_TIMEOUT_MS = 10_000;
 
 /** A command of `npm run requests`: its arguments (after `requests`) and who runs it (the OS user name). */
 export interface TeamCommand {
@@ -57,8 +73,15 @@ export interface TeamChannel {
  * file left by a killed server is replaced (the caller holds the directory's lock).
  * @throws the listen error, e.g. for a path past the 107 bytes of a unix socket's address
  */
-export async function serveTeamChannel(dir: string, run: (command: TeamCommand) => Promise<TeamAnswer>): Promise<TeamChannel> {
-  const path = join(dir, TEAM_SOCKET_FILE);
+export async function serveTeamChannel(
+  dir: string,
+  run: (command: TeamCommand) => Promise<TeamAnswer>,
+  options: { requestTimeoutMs?: number } = {},
+): Promise<TeamChannel> {
+  const path = teamSocketPath(dir);
+  if (path === undefined) {
+    throw new Error(`the team channel's socket path in ${dir} is longer than ${UNIX_SOCKET_PATH_MAX_BYTES} bytes (a unix socket's limit)`);
+  }
   await rm(path, { force: true });
   const app = new Hono();
   app.post(
@@ -72,7 +95,8 @@ export async function serveTeamChannel(dir: string, run: (command: TeamCommand) 
     },
   );
   app.all('*', (c) => c.json({ error: 'not found' }, 404));
-  const server = createAdaptorServer({ fetch: app.fetch });
+  const requestTimeoutMs = options.requestTimeoutMs ?? TEAM_REQUEST_TIMEOUT_MS;
+  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS } });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, () => {
@@ -89,23 +113,41 @@ export async function serveTeamChannel(dir: string, run: (command: TeamCommand) 
   let closed: Promise<void> | undefined;
   return {
     path,
-    close: () => (closed ??= new Promise<void>((resolve) => server.close(() => resolve()))),
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // a connection idle or half-sent is not a command in flight: it is not waited for
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      })),
   };
+}
+
+/** The channel's socket in `dir`, or `undefined` when its path is past {@link UNIX_SOCKET_PATH_MAX_BYTES}. */
+function teamSocketPath(dir: string): string | undefined {
+  const path = join(dir, TEAM_SOCKET_FILE);
+  return Buffer.byteLength(path) > UNIX_SOCKET_PATH_MAX_BYTES ? undefined : path;
 }
 
 /**
  * Asks the server holding PGlite's directory `dir` to run `command`, over its team channel.
- * @returns its answer; `undefined` when no server listens there (no socket, or one left by a killed
- *   server): nothing was sent, so the caller may open the directory itself
- * @throws Error when the server was reached but did not answer the command (it stopped meanwhile, it
- *   refused the body): the command may or may not have been carried out, so it must not be run again
+ * @param timeoutMs - how long to wait for the answer (default {@link TEAM_COMMAND_TIMEOUT_MS})
+ * @returns its answer; `undefined` when no server listens there (no socket, one left by a killed
+ *   server, or a path too long for one): nothing was sent, so the caller may open the directory itself
+ * @throws Error "could not reach…: nothing was sent" when the socket refuses this user (EACCES);
+ *   Error "…may or may not have been carried out" when the server was reached but did not answer the
+ *   command within `timeoutMs` or at all (it stopped meanwhile, it refused the body): it must not be run
+ *   again blindly
  */
-export function askRunningServer(dir: string, command: TeamCommand): Promise<TeamAnswer | undefined> {
+export function askRunningServer(dir: string, command: TeamCommand, timeoutMs = TEAM_COMMAND_TIMEOUT_MS): Promise<TeamAnswer | undefined> {
   const body = JSON.stringify(command);
+  const socketPath = teamSocketPath(dir);
+  if (socketPath === undefined) return Promise.resolve(undefined); // the server cannot have listened there either
   return new Promise((resolve, reject) => {
+    let connected = false;
     const request = httpRequest(
       {
-        socketPath: join(dir, TEAM_SOCKET_FILE),
+        socketPath,
+        timeout: timeoutMs,
         method: 'POST',
         path: TEAM_COMMAND_PATH,
         agent: false,
@@ -126,10 +168,13 @@ export function askRunningServer(dir: string, command: TeamCommand): Promise<Tea
         });
       },
     );
+    request.on('socket', (socket) => socket.once('connect', () => (connected = true)));
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     request.on('error', (error: NodeJS.ErrnoException) => {
+      if (connected) return reject(notAnswered(error.message));
       // no socket, or nobody behind it: the connection was never made, so nothing was sent
-      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') resolve(undefined);
-      else reject(notAnswered(error.message));
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') return resolve(undefined);
+      reject(new Error(`could not reach the running server's team channel (${error.code ?? error.message}): nothing was sent; run the command as the server's user`));
     });
     request.end(body);
   });

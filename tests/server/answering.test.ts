@@ -2,12 +2,14 @@
 // Answering privacy requests by the book (11 CCR §7021, §7022, §7024, §7101): `respond`, `extend`,
 // the history `show` prints, the record that outlives `erase`, and the mail each action sends.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
 import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/main.ts';
+import { TEAM_WRITE_LOCK_ID } from '../../server/requests.ts';
 import { teamCli } from '../support/cli.ts';
 import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
@@ -127,7 +129,7 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     expect(await run(['done', invite, '--by', 'Kim Lee', '--note', 'Invited to cohort 3'])).toBe(0);
   });
 
-  it('refuses a reason that holds an email address however it is written: full-width or small @, spaces around it', async () => {
+  it('refuses a reason that holds an email address however it is written (full-width or small @, spaces around it), and keeps one with an @ but no domain', async () => {
     const id = await store(privacyRequest('Delete', 'ada@example.com'));
     for (const reason of ['Write to ada＠example.com', 'Write to ada @example.com', 'Write to ada @ example.com', 'Write to ada﹫example.com', 'Ｗrite to ａｄａ＠ｅｘａｍｐｌｅ．ｃｏｍ']) {
       expect(await run(['respond', id, '--outcome', 'denied', '--reason', reason]), reason).toBe(2);
@@ -135,7 +137,8 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
       expect(await run(['extend', id, '--reason', reason]), reason).toBe(2);
     }
     expect(await record(id)).toMatchObject({ respondedAt: null, extendedAt: null });
-    expect(await run(['respond', id, '--outcome', 'denied', '--reason', 'We could not confirm the request.'])).toBe(0);
+    // an @ without a domain after it is not an address
+    expect(await run(['respond', id, '--outcome', 'denied', '--reason', 'Not confirmed by the due date @ 5pm (§7062).'])).toBe(0);
   });
 
   it('refuses verify once the request is answered or past its due date (exit 1), recording nothing', async () => {
@@ -283,3 +286,70 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
     }
   }, 60_000);
 });
+
+/** Whether `promise` is still pending after `ms`: a command waiting on a lock another session holds. */
+async function stillWaitingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const pending = Symbol('pending');
+  return (await Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(pending), ms))])) === pending;
+}
+
+describe.each(testEngines().filter((engine) => engine.name === 'PostgreSQL'))('team commands against other sessions on $name', (engine) => {
+  let database: Database;
+  let other: postgres.Sql;
+  const { io, run } = teamCli(() => database);
+  beforeEach(async () => {
+    database = await engine.open();
+    other = postgres((engine.location() as { url: string }).url, { max: 1, onnotice: () => {} });
+  });
+  afterEach(async () => {
+    await other.end();
+    await database.close();
+  });
+
+  it('a command that writes waits for another terminal\'s command (the team write lock) and decides after it', async () => {
+    const id = await storeSubmission(database.db, submissionBody());
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    onTestFinished(() => release()); // a failed expectation must not leave the other session waiting
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const otherCommand = other.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${TEAM_WRITE_LOCK_ID}::bigint)`;
+      locked();
+      await held;
+    });
+    await isLocked;
+    const done = run(['done', id, '--note', 'Invited to cohort 3']);
+    expect(await stillWaitingAfter(done, 500)).toBe(true);
+    const [row] = await database.db.select().from(submissions).where(eq(submissions.id, id));
+    expect(row!.handledAt).toBeNull();
+    release();
+    await otherCommand;
+    expect(await done).toBe(0);
+    expect(io.out[0]).toMatch(/marked done/);
+  });
+
+  it('respond decides on the privacy record as another session commits it (for update), never on a stale copy', async () => {
+    const id = await storeSubmission(database.db, privacyRequest('Access/Know', 'lin@example.com'), { mail: { requester: true, team: false } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    onTestFinished(() => release()); // a failed expectation must not leave the other session waiting
+    let updated!: () => void;
+    const isUpdated = new Promise<void>((resolve) => (updated = resolve));
+    const verifying = other.begin(async (tx) => {
+      // the verification link, confirmed by the requester while the team answers
+      await tx`update privacy_records set verified_at = now(), verified_by = 'link' where id = ${id}`;
+      updated();
+      await held;
+    });
+    await isUpdated;
+    const respond = run(['respond', id, '--outcome', 'complied', '--attach-subject']);
+    expect(await stillWaitingAfter(respond, 500)).toBe(true);
+    release();
+    await verifying;
+    expect(await respond).toBe(0);
+    const [record] = await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id));
+    expect(record).toMatchObject({ verifiedBy: 'link', outcome: 'complied' });
+  });
+});
+

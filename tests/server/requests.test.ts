@@ -1,10 +1,11 @@
 // @vitest-environment node
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
@@ -13,10 +14,11 @@ import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, PGLITE_DIR_MODE, type Database } from '../../server/db/database.ts';
 import { erasures, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { type RequestSummary } from '../../server/requests.ts';
-import { TEAM_SOCKET_FILE, TEAM_SOCKET_MODE } from '../../server/teamChannel.ts';
+import { TEAM_SOCKET_FILE } from '../../server/teamChannel.ts';
 import { teamCli } from '../support/cli.ts';
 import { acceptSubmission } from '../../server/storage.ts';
-import { testEngines } from '../support/database.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
+import { until } from '../support/mailServer.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -337,11 +339,17 @@ describe('the command line beside a running server on PGlite', () => {
       });
     // the channel the command line reaches the server by: for the server's user only
     expect(statSync(pgliteDir).mode & 0o777).toBe(PGLITE_DIR_MODE);
-    expect(statSync(join(pgliteDir, TEAM_SOCKET_FILE)).mode & 0o777).toBe(TEAM_SOCKET_MODE);
+    expect(statSync(join(pgliteDir, TEAM_SOCKET_FILE)).mode & 0o777).toBe(0o600);
     const whileRunning = JSON.parse((await cli('list', '--json')).stdout) as RequestSummary[];
     expect(whileRunning.map((r) => r.id)).toEqual([id]);
     expect((await cli('done', id, '--by', 'grace')).stdout).toContain(`request ${id} marked done by grace`);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200); // the server kept serving
+    // A mistyped command may be a person's address: the server's log names known commands only.
+    await expect(cli('ada@example.com')).rejects.toMatchObject({ code: 2 });
+    await expect(cli('--email=grace@example.com', 'erase')).rejects.toMatchObject({ code: 2 });
+    await until(async () => server!.logs.filter((line) => line.msg === 'team command').length >= 4);
+    expect(server.logs.filter((line) => line.msg === 'team command').map((line) => line.teamCommand)).toEqual(['list', 'done', 'unknown', 'unknown']);
+    expect(JSON.stringify(server.logs)).not.toMatch(/ada@|grace@/);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -379,3 +387,34 @@ describe('the command line beside a running server on PGlite', () => {
     expect(readdirSync(parent)).toEqual([]);
   }, 30_000);
 });
+
+describe('the command line as a process', () => {
+  it('writes its whole output into a pipe before it exits: an export of more than 64 KiB arrives whole', async () => {
+    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const database = await openDatabase({ pgliteDir });
+    for (let i = 0; i < 300; i += 1) await storeSubmission(database.db, submissionBody({ workEmail: `ada${i}@example.com` }));
+    await database.close();
+    // A reader slower than the command, as `| less` or `| ssh …` can be: what the process had not yet
+    // written into the pipe when it exited would be lost.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/requests.ts', 'export', '--format', 'json'], {
+      env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: pgliteDir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.pipe(
+      new Writable({
+        highWaterMark: 1024,
+        write(chunk: Buffer, _encoding, done) {
+          chunks.push(chunk);
+          setTimeout(done, 20);
+        },
+      }),
+    );
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    const stdout = Buffer.concat(chunks).toString('utf8');
+    expect(code).toBe(0);
+    expect(Buffer.byteLength(stdout)).toBeGreaterThan(4 * 65_536); // far past a pipe's buffer
+    expect(JSON.parse(stdout)).toHaveLength(300);
+  }, 60_000);
+});
+
