@@ -12,7 +12,8 @@ const TOKEN_NAME = /(?:^|[#&?;/])\s*token\s*=/i;
 /** The token of a decoded verification fragment: the first well-formed run after `token=`. */
 const TOKEN_VALUE = /token\s*=\s*([A-Za-z0-9_-]+)/i;
 
-let kept: string | null = null;
+/** what the last verification fragment stripped on the verification page carried; null when none since it was taken */
+let kept: { token: string | null } | null = null;
 
 /**
  * A fragment with every `%XX` escape decoded, again and again until none is left (`%2574` → `%74` →
@@ -50,8 +51,8 @@ export function tokenOfFragment(hash: string): string | null {
 
 /**
  * Removes a verification fragment from the address bar, on any route: the history entry is replaced by
- * the same path and query, without the fragment, its state kept; on the verification page a
- * well-formed token is kept in memory for it ({@link takeStrippedToken}). Any other fragment (`#faq`)
+ * the same path and query, without the fragment, its state kept; on the verification page its token
+ * (null when malformed: a link cut short) is kept in memory for it ({@link takeStrippedFragment}). Any other fragment (`#faq`)
  * is left as it is.
  * @param location - `window.location`
  * @param history - `window.history`
@@ -59,18 +60,18 @@ export function tokenOfFragment(hash: string): string | null {
  */
 export function stripVerificationFragment(location: Pick<Location, 'pathname' | 'search' | 'hash'>, history: Pick<History, 'state' | 'replaceState'>): boolean {
   if (!isVerificationFragment(location.hash)) return false;
-  if (location.pathname === VERIFY_PAGE_PATH) kept = tokenOfFragment(location.hash) ?? kept;
+  if (location.pathname === VERIFY_PAGE_PATH) kept = { token: tokenOfFragment(location.hash) };
   history.replaceState(history.state, '', `${location.pathname}${location.search}`);
   return true;
 }
 
 /**
- * The token of the last verification fragment stripped from the address, once: the verification page
- * moves it into its history entry's state, which a reload keeps.
- * @returns the token, or null when none was stripped since the last call
+ * What the last verification fragment stripped on the verification page carried, once: the page moves
+ * the token into its history entry's state (which a reload keeps), and starts afresh for each link.
+ * @returns `{ token }` (null for a malformed one), or null when none was stripped since the last call
  */
-export function takeStrippedToken(): string | null {
-  const token = kept;
+export function takeStrippedFragment(): { token: string | null } | null {
+  const fragment = kept;
   kept = null;
-  return token;
+  return fragment;
 }

@@ -4,7 +4,7 @@ import { lazyPart } from '@/components/lazyPart';
 import { PageMeta } from '@/components/PageMeta';
 import { verifyPage as copy } from '@/content/verifyPrivacyRequest';
 import { loadEventFired } from '@/context/loadEvent';
-import { isVerificationFragment, takeStrippedToken, tokenOfFragment } from '@/context/verificationFragment';
+import { isVerificationFragment, takeStrippedFragment, tokenOfFragment } from '@/context/verificationFragment';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import { verificationTokenOf } from '#shared/verification';
 
@@ -32,9 +32,9 @@ export function VerifyPrivacyRequest() {
   useEffect(() => {
     // src/main.tsx has already taken the fragment out of the address bar (src/context/verificationFragment.ts);
     // a fragment the router still holds (a test's memory router) is taken here
-    const stripped = takeStrippedToken();
+    const stripped = takeStrippedFragment();
     if (stripped === null && !isVerificationFragment(hash)) return;
-    void navigate({ pathname, search }, { replace: true, state: { verificationToken: stripped ?? tokenOfFragment(hash) } });
+    void navigate({ pathname, search }, { replace: true, state: { verificationToken: stripped ? stripped.token : tokenOfFragment(hash) } });
   }, [navigate, pathname, search, hash, key]);
   const link = verificationTokenOf({ hash, state: state as unknown }) ?? hash;
   return (

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERIFY_PAGE_PATH } from '#shared/verification';
-import { decodedFragment, isVerificationFragment, stripVerificationFragment, takeStrippedToken } from '@/context/verificationFragment';
+import { decodedFragment, isVerificationFragment, stripVerificationFragment, takeStrippedFragment } from '@/context/verificationFragment';
 
 const TOKEN = 'A'.repeat(20) + '_-' + 'b'.repeat(21); // 43 characters of base64url
 
@@ -12,7 +12,7 @@ function open(address: string) {
 }
 
 afterEach(() => {
-  takeStrippedToken();
+  takeStrippedFragment();
   window.history.replaceState(null, '', '/');
 });
 
@@ -40,12 +40,14 @@ describe('a verification fragment leaves the address bar on every route (11 CCR 
     }
   }
 
-  it('the verification page gets the token it carried, once; another route keeps none', () => {
+  it('the verification page gets what its fragment carried, once (null for a link cut short); another route keeps nothing', () => {
     open(`${VERIFY_PAGE_PATH}#%74oken=${TOKEN}`);
-    expect(takeStrippedToken()).toBe(TOKEN);
-    expect(takeStrippedToken()).toBeNull();
+    expect(takeStrippedFragment()).toEqual({ token: TOKEN });
+    expect(takeStrippedFragment()).toBeNull();
+    open(`${VERIFY_PAGE_PATH}#token=${TOKEN.slice(0, 30)}`); // cut short: stripped, no token
+    expect(takeStrippedFragment()).toEqual({ token: null });
     open(`/terms#token=${TOKEN}`);
-    expect(takeStrippedToken()).toBeNull();
+    expect(takeStrippedFragment()).toBeNull();
   });
 
   it('any other fragment stays: #faq, #pricing, a malformed escape', () => {
