@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, not, setup, stateIn } from 'xstate';
-import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, KEEP_REQUEST_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { clearDraft, loadDraft, saveDraft, type DraftValues } from '@/services/drafts';
 import { collectClientMetadata, saveBrowserId } from '@/services/clientMetadata';
 import { lookUpClientIp } from '@/services/ipLookup';
@@ -12,7 +12,7 @@ import {
   SubmissionError,
   submissionErrorMessage,
 } from '@/services/submission';
-import type { KeepRequest } from '@/services/outboxStore';
+import { storeKeptRequest, type KeepRequest } from '@/services/outboxStore';
 
 /**
  * What the two form machines (invite, privacy request) share: their context, events and named
@@ -35,6 +35,8 @@ export interface FormSubmissionContext {
   draft: DraftValues | null;
   /** spec §8: the last failure's message; null when none */
   error: string | null;
+  /** spec §4, §8: the request being handed to the outbox after a failed attempt; null when none */
+  kept: KeepRequest | null;
 }
 
 /** Events a form sends to its machine. */
@@ -55,6 +57,7 @@ const initialFormSubmissionContext: FormSubmissionContext = {
   idempotencyKey: null,
   error: null,
   draft: null,
+  kept: null,
 };
 
 /** The context a form machine starts with: nothing sent yet, and the draft this tab kept for `form` (issue #12). */
@@ -92,6 +95,11 @@ export const formSubmissionSetup = setup({
     submitRequest: fromPromise<void, { body: SubmissionBody | null; key: string | null }>(({ input, signal }) =>
       input.body && input.key ? postSubmission(input.body, input.key, signal) : Promise.reject(new Error('No submission was assembled')),
     ),
+    /**
+     * spec §4, §8: writes the request handed to the outbox into the browser's storage
+     * (src/services/outboxStore.ts); resolves once written, or once storage failed (logged); never rejects
+     */
+    keepRequest: fromPromise<void, KeepRequest | null>(({ input }) => storeKeptRequest(input)),
   },
   delays: {
     /** spec §7.2, §9: the IP lookup gives up after 5000 ms */
@@ -100,6 +108,8 @@ export const formSubmissionSetup = setup({
     submitTimeout: SUBMIT_TIMEOUT_MS,
     /** issue #12: a draft is kept 500 ms after the last change */
     draftSaveDelay: DRAFT_SAVE_DELAY_MS,
+    /** spec §4, §8: the wait for the kept request's storage write gives up after 1000 ms */
+    keepRequestTimeout: KEEP_REQUEST_TIMEOUT_MS,
   },
   guards: {
     isClientIpSettled: stateIn({ clientIp: 'settled' }),
@@ -118,6 +128,8 @@ export const formSubmissionSetup = setup({
       },
     }),
     clearError: assign({ error: null }),
+    /** what the outbox is to keep (keepRequest): the body as sent, its key, the failed attempt's Retry-After */
+    holdKept: assign({ kept: (_, params: KeepRequest | null) => params }),
     storeClientIp: assign({ clientIp: (_, params: { clientIp: string | null }) => params.clientIp }),
     // spec §8: 'IP lookup failure: logged and ignored; clientIP is null'
     logIpLookupTimeout: () => console.warn(`[ip-lookup] no answer after ${IP_LOOKUP_TIMEOUT_MS} ms; clientIP will be null`),
@@ -149,6 +161,8 @@ export const formSubmissionSetup = setup({
     },
     clearDraft: (_, params: { form: string }) => clearDraft(params.form),
     logTrap: () => console.warn('[submission] the honeypot field was filled; nothing is sent'),
+    logKeepTimeout: () =>
+      console.warn(`[outbox] the request could not be written to storage within ${KEEP_REQUEST_TIMEOUT_MS} ms; moving on, it is kept while this page is open`),
     logTimeout: () => console.warn(`[submission] no answer after ${SUBMIT_TIMEOUT_MS} ms; the request is kept and will be sent again`),
     // spec §8: the invite form's failure is logged, never shown
     logError: ({ context }) => console.error('[invite] submission failed:', context.error),

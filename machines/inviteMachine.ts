@@ -123,14 +123,14 @@ export const inviteMachine = formSubmissionSetup.createMachine({
                 onError: [
                   {
                     guard: { type: 'isRetryable', params: ({ event }) => ({ error: event.error }) },
-                    target: '#invite.form.submitted',
+                    target: 'keeping',
                     actions: [
                       { type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: UNKNOWN_ERROR_MESSAGE }) },
                       'logError',
-                      { type: 'keepForRetry', params: ({ context, event }) => keepRequest(context, event.error) },
+                      { type: 'holdKept', params: ({ context, event }) => keepRequest(context, event.error) },
                     ],
                     description:
-                      'Spec §4, §8: a failure is logged, not shown; the visitor still goes to /thank-you. Issue #12: no answer, 408, 429 or 5xx: the outbox keeps it and sends it again.',
+                      'Spec §4, §8: a failure is logged, not shown. No answer, 408, 429 or 5xx: the request is kept for the outbox before the visitor goes to /thank-you.',
                   },
                   {
                     target: '#invite.form.submitted',
@@ -141,9 +141,31 @@ export const inviteMachine = formSubmissionSetup.createMachine({
               },
               after: {
                 submitTimeout: {
+                  target: 'keeping',
+                  actions: ['logTimeout', { type: 'holdKept', params: ({ context }) => keepRequest(context, null) }],
+                  description: 'No answer within 10 s (SUBMIT_TIMEOUT_MS): the request is kept for the outbox before the visitor goes to /thank-you.',
+                },
+              },
+            },
+            keeping: {
+              description:
+                "Spec §4, §8: the request is written to the browser's storage before the visitor is sent to /thank-you, so that closing the tab as it shows loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
+              invoke: {
+                id: 'keepRequest',
+                src: 'keepRequest',
+                input: ({ context }) => context.kept,
+                onDone: {
                   target: '#invite.form.submitted',
-                  actions: ['logTimeout', { type: 'keepForRetry', params: ({ context }) => keepRequest(context, null) }],
-                  description: 'Issue #12: no answer within 10 s: the visitor goes to /thank-you; the outbox keeps the request and sends it again.',
+                  actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
+                  description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; the visitor goes to /thank-you.',
+                },
+              },
+              after: {
+                keepRequestTimeout: {
+                  target: '#invite.form.submitted',
+                  actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
+                  description:
+                    "Spec §4: navigate whatever the result. The write has not finished within 1 s: logged, the outbox of this page takes the request, and the visitor goes to /thank-you.",
                 },
               },
             },

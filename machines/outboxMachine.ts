@@ -1,25 +1,11 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
-import { OUTBOX, SUBMIT_TIMEOUT_MS } from '@/config/site';
-import { keepInOutbox, loadOutbox, pruneOutbox, removeFromOutbox, type KeepRequest, type OutboxEntry } from '@/services/outboxStore';
+import { SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { keepInOutbox, keptEntry, loadOutbox, pruneOutbox, removeFromOutbox, retryDelayMs, type KeepRequest, type OutboxEntry } from '@/services/outboxStore';
 import { onBackOnline } from '@/services/connectivity';
 import { postSubmission, SubmissionError } from '@/services/submission';
 
 export type { KeepRequest, OutboxEntry };
-
-/**
- * The wait before attempt `attempts + 1`, in ms (issue #12): `OUTBOX.retryBaseMs` doubling with each
- * attempt up to `OUTBOX.retryMaxMs`, with "equal jitter" (half fixed, half random) so that many
- * browsers cut off by one outage do not all come back at the same moment; never shorter than the
- * server's `Retry-After`.
- * @param attempts - attempts made so far (≥ 1)
- * @param retryAfterMs - the server's `Retry-After`, in ms, or null
- * @param random - a number in [0, 1)
- */
-export function retryDelayMs(attempts: number, retryAfterMs: number | null = null, random: number = Math.random()): number {
-  const ceiling = Math.min(OUTBOX.retryMaxMs, OUTBOX.retryBaseMs * 2 ** Math.max(0, attempts - 1));
-  const jittered = Math.round(ceiling / 2 + (random * ceiling) / 2);
-  return Math.max(jittered, retryAfterMs ?? 0);
-}
+export { retryDelayMs };
 
 /** Context: the kept submissions, oldest first (a working copy of what outboxStore holds), and the one being sent. */
 export interface OutboxContext {
@@ -70,10 +56,17 @@ export const outboxMachine = setup({
     isRetryable: (_, params: { error: unknown }) => params.error instanceof SubmissionError && params.error.retryable,
   },
   actions: {
+    /**
+     * What earlier pages kept joins what this page holds. A new page load is a new chance: each loaded
+     * entry is due at once, whatever wait its last failure set; its attempts count on, so that the
+     * back-off resumes where it was if this attempt fails too.
+     */
     addLoaded: assign({
       entries: ({ context }, params: { loaded: OutboxEntry[] }) => {
         const known = new Set(context.entries.map((entry) => entry.key));
-        return pruneOutbox([...params.loaded.filter((entry) => !known.has(entry.key)), ...context.entries]);
+        const now = Date.now();
+        const loaded = params.loaded.filter((entry) => !known.has(entry.key)).map((entry) => ({ ...entry, nextAttemptAt: Math.min(entry.nextAttemptAt, now) }));
+        return pruneOutbox([...loaded, ...context.entries]);
       },
     }),
     addKept: assign({
@@ -81,8 +74,7 @@ export const outboxMachine = setup({
         assertEvent(event, 'outbox.keep');
         const { request } = event;
         if (!request) return context.entries;
-        const now = Date.now();
-        const entry: OutboxEntry = { key: request.key, body: request.body, keptAt: now, attempts: 1, nextAttemptAt: now + retryDelayMs(1, request.retryAfterMs) };
+        const entry = keptEntry(request);
         return pruneOutbox([...context.entries.filter((kept) => kept.key !== request.key), entry]);
       },
     }),
@@ -142,7 +134,7 @@ export const outboxMachine = setup({
         onDone: {
           target: 'checking',
           actions: { type: 'addLoaded', params: ({ event }) => ({ loaded: event.output }) },
-          description: 'Kept submissions of earlier pages join those handed over meanwhile.',
+          description: 'Kept submissions of earlier pages join those handed over meanwhile; a new page load is a new chance: each is due at once, its back-off resumes after.',
         },
       },
     },

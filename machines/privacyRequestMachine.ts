@@ -127,13 +127,13 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
                 onError: [
                   {
                     guard: { type: 'isRetryable', params: ({ event }) => ({ error: event.error }) },
-                    target: '#privacyRequest.form.idle',
+                    target: 'keeping',
                     actions: [
                       { type: 'storeError', params: ({ event }) => ({ error: event.error, fallback: PRIVACY_REQUEST_FALLBACK_ERROR, kept: true }) },
-                      { type: 'keepForRetry', params: ({ context, event }) => keepRequest(context, event.error) },
+                      { type: 'holdKept', params: ({ context, event }) => keepRequest(context, event.error) },
                     ],
                     description:
-                      "Spec §4, §8: the error text ('HTTP error! status: {code}' or the underlying message) and back to idle. Issue #12: no answer, 408, 429 or 5xx: the outbox keeps it, and the box says so.",
+                      "Spec §4, §8: the error text ('HTTP error! status: {code}' or the underlying message). No answer, 408, 429 or 5xx: the request is kept for the outbox, then the box says so.",
                   },
                   {
                     target: '#privacyRequest.form.idle',
@@ -145,9 +145,30 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
               },
               after: {
                 submitTimeout: {
+                  target: 'keeping',
+                  actions: ['storeTimeoutError', 'logTimeout', { type: 'holdKept', params: ({ context }) => keepRequest(context, null) }],
+                  description: "No answer within 10 s (SUBMIT_TIMEOUT_MS): 'The server did not answer in time…'; the request is kept for the outbox; the visitor can retry.",
+                },
+              },
+            },
+            keeping: {
+              description:
+                "Spec §4, §8: the request is written to the browser's storage before the red box says it is saved, so that closing the tab then loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
+              invoke: {
+                id: 'keepRequest',
+                src: 'keepRequest',
+                input: ({ context }) => context.kept,
+                onDone: {
                   target: '#privacyRequest.form.idle',
-                  actions: ['storeTimeoutError', 'logTimeout', { type: 'keepForRetry', params: ({ context }) => keepRequest(context, null) }],
-                  description: "Issue #12: no answer within 10 s: 'The server did not answer in time…'; the outbox keeps it; the visitor can retry.",
+                  actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
+                  description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; back to idle with the error shown.',
+                },
+              },
+              after: {
+                keepRequestTimeout: {
+                  target: '#privacyRequest.form.idle',
+                  actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
+                  description: 'Spec §8: the write has not finished within 1 s: logged, the outbox of this page takes the request, and the error is shown.',
                 },
               },
             },

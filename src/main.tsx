@@ -1,3 +1,5 @@
+import { stripVerificationFragment } from '@/context/verificationFragment';
+
 // The page's entry (index.html). It loads nothing itself: the prerendered page is painted first, then the
 // app (src/hydrate.tsx: React, the router, the app-wide machines, the route's page) is fetched and hydrates
 // it. Left to the preload scanner, the app's 100 KB (gzip) were fetched and evaluated before the first
@@ -13,6 +15,14 @@ function afterFirstPaint(start: () => void): void {
   if (document.visibilityState === 'hidden') start();
   else requestAnimationFrame(() => setTimeout(start, 0));
 }
+
+// 11 CCR §7060: a verification link's token leaves the address bar before anything else of the app runs
+// (analytics starts after the load event), on every route; and on each later navigation to a fragment,
+// before the router or analytics hear of it (these listeners are the page's first).
+const strip = () => stripVerificationFragment(window.location, window.history);
+strip();
+window.addEventListener('popstate', strip);
+window.addEventListener('hashchange', strip);
 
 afterFirstPaint(() => {
   import('./hydrate').catch((error: unknown) => console.error('[app] could not be loaded:', error));

@@ -14,6 +14,9 @@ import {
   MAX_QUERIES_PER_MONTH,
   parsePeakQps,
   parseShareOfDay,
+  PEAK_QPS_TEXT_MAX_LENGTH,
+  QUERIES_TEXT_MAX_LENGTH,
+  SHARE_OF_DAY_TEXT_MAX_LENGTH,
   queriesFromAddress,
   queriesFromPeak,
   queriesInWords,
@@ -155,6 +158,7 @@ export function Estimator() {
               inputMode="decimal"
               autoComplete="off"
               spellCheck={false}
+              maxLength={QUERIES_TEXT_MAX_LENGTH}
               className={`${fieldStyles.input} ${styles.entry}`}
               value={typed.queries ?? formatQueries(queries)}
               onChange={(event) => writeQueries(event.currentTarget.value)}
@@ -209,6 +213,7 @@ export function Estimator() {
               label={copy.peakQps}
               placeholder={copy.peakQpsPlaceholder}
               value={typed.peakQps}
+              maxLength={PEAK_QPS_TEXT_MAX_LENGTH}
               problem={peak.peakProblem}
               readOnly={!hydrated}
               onChange={(peakQps) => writePeak({ peakQps })}
@@ -218,6 +223,7 @@ export function Estimator() {
               label={copy.shareOfDay}
               placeholder={copy.shareOfDayPlaceholder}
               value={typed.shareOfDay}
+              maxLength={SHARE_OF_DAY_TEXT_MAX_LENGTH}
               problem={peak.shareProblem}
               readOnly={!hydrated}
               onChange={(shareOfDay) => writePeak({ shareOfDay })}
@@ -241,11 +247,13 @@ function PeakField(props: {
   label: string;
   placeholder: string;
   value: string;
+  /** the longest text the field reads (src/components/estimate.ts) */
+  maxLength: number;
   problem: string | null;
   readOnly: boolean;
   onChange: (value: string) => void;
 }) {
-  const { id, label, placeholder, value, problem, readOnly, onChange } = props;
+  const { id, label, placeholder, value, maxLength, problem, readOnly, onChange } = props;
   return (
     <div className={fieldStyles.field}>
       <label htmlFor={id} className={fieldStyles.label}>
@@ -258,6 +266,7 @@ function PeakField(props: {
         autoComplete="off"
         className={`${fieldStyles.input} ${styles.entry}`}
         placeholder={placeholder}
+        maxLength={maxLength}
         value={value}
         onChange={(event) => onChange(event.currentTarget.value)}
         readOnly={readOnly}

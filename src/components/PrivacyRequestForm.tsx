@@ -30,7 +30,8 @@ export function PrivacyRequestForm() {
     { inspect: useInspect() },
   );
   const isSubmitting = useSelector(actor, (s) => s.matches({ form: 'submitting' }));
-  const error = useSelector(actor, (s) => s.context.error);
+  // spec §4, §8: a kept request's error shows once it is stored (the machine's submitting.keeping)
+  const error = useSelector(actor, (s) => (s.matches({ form: 'submitting' }) ? null : s.context.error));
   const draft = useFormDraft(actor);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -51,17 +51,42 @@ const UNITS = [
 /** What a suffix means, as people write it in either case: `k`, `M`, `B`, `bn`, or the word. */
 const SUFFIX_ZEROS: Record<string, number> = { k: 3, thousand: 3, m: 6, million: 6, b: 9, bn: 9, billion: 9 };
 
+/**
+ * The longest text each field is read from, in characters (UTF-16 code units, as `maxLength` counts).
+ * Longer text is refused before any pattern sees it, so reading costs at most a fixed amount of work
+ * whatever an address or a script puts there; the inputs carry the same `maxLength`. Each is well above
+ * the longest form the field reads (`1,000,000,000,000 billion +` is 27).
+ */
+export const QUERIES_TEXT_MAX_LENGTH = 32;
+/** See {@link QUERIES_TEXT_MAX_LENGTH}: the peak rate (`1,000,000.125 QPS` is 17). */
+export const PEAK_QPS_TEXT_MAX_LENGTH = 32;
+/** See {@link QUERIES_TEXT_MAX_LENGTH}: the share of the day (`12.5 %` is 6). */
+export const SHARE_OF_DAY_TEXT_MAX_LENGTH = 16;
+
 /** A number as people write one: digits, commas between groups of three, a decimal point. */
 const DECIMAL = String.raw`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?`;
 
+// The patterns read text whose runs of white space are already one space (`compact`), and allow a space
+// only as ` ?`: no two quantifiers next to each other can match the same characters, so a text that
+// fails is refused after trying each quantifier's lengths once, never every way of splitting a run
+// between them (which took time growing with the square, or the cube, of the length).
+
 /** `12M`, `1.5B`, `250k`, `12,000,000`, `100M+`, `12 million` (spaces and case aside). */
-const QUERIES_PATTERN = new RegExp(String.raw`^${DECIMAL}\s*(k|thousand|m|million|b|bn|billion)?\s*\+?$`, 'i');
+const QUERIES_PATTERN = new RegExp(String.raw`^${DECIMAL} ?(k|thousand|m|million|b|bn|billion)? ?\+?$`, 'i');
 
 /** `300`, `300 QPS`, `1.5k QPS`, `1,000qps`; at most three decimals. */
-const PEAK_PATTERN = new RegExp(String.raw`^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,3}))?\s*(k)?\s*(?:qps)?\s*\+?$`, 'i');
+const PEAK_PATTERN = new RegExp(String.raw`^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,3}))? ?(?:(k) ?)?(?:qps ?)?\+?$`, 'i');
 
 /** `25`, `25%`, `12.5 %`. */
-const SHARE_PATTERN = /^(\d+(?:\.\d+)?)\s*%?$/;
+const SHARE_PATTERN = /^(\d+(?:\.\d+)?) ?%?$/;
+
+/**
+ * The text a pattern reads: null when longer than `maxLength`, else trimmed, each run of white space
+ * made one space.
+ */
+function compact(text: string, maxLength: number): string | null {
+  return text.length > maxLength ? null : text.trim().replace(/\s+/g, ' ');
+}
 
 /**
  * `whole.fraction × 10^zeros`, exactly when the fraction has no more digits than `zeros` (integer
@@ -79,10 +104,11 @@ function scaled(whole: string, fraction: string, zeros: number): number {
  * @param text - e.g. `12M`, `1.5B`, `250k`, `12,000,000`, `100M+` (read as 100M), `12 million`;
  *   surrounding spaces and the case of the suffix do not matter
  * @returns the number of queries (a whole number, however large), or null when the text is none of
- *   these forms (`12M5`, `1e3`, `twelve`, an empty field)
+ *   these forms (`12M5`, `1e3`, `twelve`, an empty field) or longer than {@link QUERIES_TEXT_MAX_LENGTH}
  */
 export function parseQueries(text: string): number | null {
-  const match = QUERIES_PATTERN.exec(text.trim());
+  const read = compact(text, QUERIES_TEXT_MAX_LENGTH);
+  const match = read === null ? null : QUERIES_PATTERN.exec(read);
   if (!match) return null;
   const [, whole = '', fraction = '', suffix] = match;
   return scaled(whole, fraction, suffix ? SUFFIX_ZEROS[suffix.toLowerCase()]! : 0);
@@ -175,10 +201,11 @@ export function sliderQueriesAt(position: number): number {
 /**
  * Reads a peak rate as the invite form's placeholder writes it.
  * @param text - e.g. `300`, `300 QPS`, `1.5k QPS`, `1,000qps`
- * @returns queries per second, more than 0; null when unreadable or 0
+ * @returns queries per second, more than 0; null when unreadable, 0, or longer than {@link PEAK_QPS_TEXT_MAX_LENGTH}
  */
 export function parsePeakQps(text: string): number | null {
-  const match = PEAK_PATTERN.exec(text.trim());
+  const read = compact(text, PEAK_QPS_TEXT_MAX_LENGTH);
+  const match = read === null ? null : PEAK_PATTERN.exec(read);
   if (!match) return null;
   const [, whole = '', fraction = '', thousands] = match;
   const qps = thousands ? scaled(whole, fraction, 3) : Number(`${whole.replace(/,/g, '')}.${fraction || '0'}`);
@@ -188,10 +215,12 @@ export function parsePeakQps(text: string): number | null {
 /**
  * Reads the share of the day spent at the peak.
  * @param text - a percentage: `25`, `25%`, `12.5 %`
- * @returns the share as a fraction, more than 0 and at most 1 (`25` → 0.25); null otherwise
+ * @returns the share as a fraction, more than 0 and at most 1 (`25` → 0.25); null otherwise, and when
+ *   longer than {@link SHARE_OF_DAY_TEXT_MAX_LENGTH}
  */
 export function parseShareOfDay(text: string): number | null {
-  const match = SHARE_PATTERN.exec(text.trim());
+  const read = compact(text, SHARE_OF_DAY_TEXT_MAX_LENGTH);
+  const match = read === null ? null : SHARE_PATTERN.exec(read);
   if (!match) return null;
   const percent = Number(match[1]);
   return percent > 0 && percent <= 100 ? percent / 100 : null;

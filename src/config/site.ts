@@ -51,6 +51,14 @@ export const ANALYTICS_IDLE_TIMEOUT_MS = 3000;
 export const SUBMIT_TIMEOUT_MS = 10_000;
 
 /**
+ * Spec §4, §8: the longest the invite form waits, before /thank-you, for a request it hands to the outbox
+ * to be in the browser's storage, in ms (the write takes milliseconds; the privacy form waits as long before
+ * it says the request is saved). Past it the visitor moves on all the same ("navigate whatever the
+ * result"), the wait is logged, and the outbox still holds the request in memory for the page's life.
+ */
+export const KEEP_REQUEST_TIMEOUT_MS = 1_000;
+
+/**
  * Issue #27: each call of the verification page (`/privacy-request/verify`: the look-up, "Confirm it's
  * me") is given up after this many ms; the page then says so and offers to try again.
  */

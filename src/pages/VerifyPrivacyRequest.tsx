@@ -4,6 +4,7 @@ import { lazyPart } from '@/components/lazyPart';
 import { PageMeta } from '@/components/PageMeta';
 import { verifyPage as copy } from '@/content/verifyPrivacyRequest';
 import { loadEventFired } from '@/context/loadEvent';
+import { isVerificationFragment, takeStrippedFragment, tokenOfFragment } from '@/context/verificationFragment';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import { verificationTokenOf } from '#shared/verification';
 
@@ -20,20 +21,21 @@ export const PrivacyVerificationPart = lazyPart(
 /**
  * `/privacy-request/verify` (issue #27, 11 CCR §7060): the page a privacy request's verification link
  * opens, `#token=…` in its fragment. As the page hydrates, before the verification's code is even
- * fetched, and so before analytics could read the address (it starts after the load event), the token
- * leaves the address bar for the history entry's state, which a reload keeps; a link cut short leaves
- * too. Then the verification (src/components/PrivacyVerification.tsx) reads it there. Each link is a
+ * fetched, the token the entry (src/main.tsx) took out of the address bar, before analytics could read
+ * it, goes into the history entry's state, which a reload keeps; a link cut short leaves too. Then the verification (src/components/PrivacyVerification.tsx) reads it there. Each link is a
  * verification of its own: one pasted into this tab (a fragment change, which reloads nothing) starts
  * afresh. Without JavaScript, a `<noscript>` says how to confirm by reply.
  */
 export function VerifyPrivacyRequest() {
-  const { pathname, search, hash, state } = useLocation();
+  const { pathname, search, hash, state, key } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    if (hash.startsWith('#token=')) {
-      void navigate({ pathname, search }, { replace: true, state: { verificationToken: verificationTokenOf({ hash, state: null }) } });
-    }
-  }, [navigate, pathname, search, hash]);
+    // src/main.tsx has already taken the fragment out of the address bar (src/context/verificationFragment.ts);
+    // a fragment the router still holds (a test's memory router) is taken here
+    const stripped = takeStrippedFragment();
+    if (stripped === null && !isVerificationFragment(hash)) return;
+    void navigate({ pathname, search }, { replace: true, state: { verificationToken: stripped ? stripped.token : tokenOfFragment(hash) } });
+  }, [navigate, pathname, search, hash, key]);
   const link = verificationTokenOf({ hash, state: state as unknown }) ?? hash;
   return (
     <div className={section}>

@@ -33,6 +33,30 @@ export interface KeepRequest {
   retryAfterMs: number | null;
 }
 
+/**
+ * The wait before attempt `attempts + 1`, in ms: `OUTBOX.retryBaseMs` doubling with each attempt up to
+ * `OUTBOX.retryMaxMs`, with "equal jitter" (half fixed, half random) so that many browsers cut off by one
+ * outage do not all come back at the same moment; never shorter than the server's `Retry-After`.
+ * @param attempts - attempts made so far (≥ 1)
+ * @param retryAfterMs - the server's `Retry-After`, in ms, or null
+ * @param random - a number in [0, 1)
+ */
+export function retryDelayMs(attempts: number, retryAfterMs: number | null = null, random: number = Math.random()): number {
+  const ceiling = Math.min(OUTBOX.retryMaxMs, OUTBOX.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+  const jittered = Math.round(ceiling / 2 + (random * ceiling) / 2);
+  return Math.max(jittered, retryAfterMs ?? 0);
+}
+
+/**
+ * The entry a form's failed attempt becomes: that attempt counts as the first, the next one is due after
+ * `retryDelayMs(1, request.retryAfterMs)`.
+ * @param request - what the form hands over
+ * @param now - the current time, in ms since the epoch
+ */
+export function keptEntry(request: KeepRequest, now: number = Date.now()): OutboxEntry {
+  return { key: request.key, body: request.body, keptAt: now, attempts: 1, nextAttemptAt: now + retryDelayMs(1, request.retryAfterMs) };
+}
+
 /** A change to the stored list. */
 type Change = { keep: OutboxEntry } | { remove: string };
 
@@ -138,6 +162,17 @@ async function change(change: Change): Promise<void> {
 /** Keeps (or replaces, by key) one submission. Never rejects. */
 export function keepInOutbox(entry: OutboxEntry): Promise<void> {
   return change({ keep: entry });
+}
+
+/**
+ * Spec §4, §8: writes what a form hands to the outbox into storage, before the form moves on (the invite
+ * form to /thank-you), so that closing the tab at once loses nothing: the next page load sends it. Small
+ * on purpose (this module and idb-keyval, not the outbox machine), so that the forms import it at once.
+ * @param request - what the form hands over; null (nothing was assembled) writes nothing
+ * @returns resolves once written, or once both stores have failed (logged); never rejects
+ */
+export async function storeKeptRequest(request: KeepRequest | null): Promise<void> {
+  if (request) await keepInOutbox(keptEntry(request));
 }
 
 /** Forgets one submission, by key: it was delivered, or refused for good. Never rejects. */

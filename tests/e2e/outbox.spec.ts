@@ -1,5 +1,5 @@
 import type { Page, Request, Route } from '@playwright/test';
-import { expect, fillInviteForm, requestsList, test, uniqueEmail } from './fixtures';
+import { E2E_CLIENT_IP, expect, fillInviteForm, requestsList, test, uniqueEmail } from './fixtures';
 
 /**
  * Issue #12's fault table, as a visitor lives it, in Chromium against the Sonde server (server/main.ts):
@@ -187,6 +187,66 @@ test.describe('no request lost, no visitor stuck (issue #12)', () => {
     await submitInvite(page, email);
     await expect(page).toHaveURL(/\/thank-you$/);
     await expectStored(email, 1);
+  });
+});
+
+/** How many times slower than this machine the CPU runs in the slow-device scenarios (Chrome DevTools' "4x slowdown"). */
+const SLOW_CPU_RATE = 4;
+
+/** How many visits, each closed the moment /thank-you shows, the tab-close scenario makes before the next visit. */
+const CLOSED_TAB_ROUNDS = 5;
+
+test.describe('a kept request survives the tab closing as /thank-you shows (spec §4: navigate whatever the result)', () => {
+  test(`CPU ${SLOW_CPU_RATE}x slower, the POST failing or unanswered, the tab closed at /thank-you, ${CLOSED_TAB_ROUNDS} rounds: the next page load delivers every request exactly once`, async ({
+    context,
+  }) => {
+    test.setTimeout(180_000);
+    await context.route('https://api.ipify.org/**', (route) => route.fulfill({ json: { ip: E2E_CLIENT_IP } }));
+    // The server is out of reach for the whole visit: 503, a connection cut without an answer, or no
+    // answer at all (the form gives up after SUBMIT_TIMEOUT_MS).
+    const failures = ['503', 'connection cut', '503', 'connection cut', 'no answer'] as const;
+    let serverDown = true;
+    const held: Route[] = [];
+    let round = 0;
+    await context.route(SUBMISSIONS, async (route) => {
+      if (!serverDown) return route.continue();
+      const failure = failures[round % failures.length];
+      if (failure === '503') return route.fulfill({ status: 503, body: '' });
+      if (failure === 'connection cut') return route.abort('connectionreset');
+      held.push(route); // never answered
+    });
+    const slowPage = async () => {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOW_CPU_RATE });
+      return page;
+    };
+
+    const emails: string[] = [];
+    for (round = 0; round < CLOSED_TAB_ROUNDS; round += 1) {
+      const email = uniqueEmail(`closed-tab-${round}`);
+      emails.push(email);
+      const page = await slowPage();
+      await page.goto('/#invite');
+      const form = await fillInviteForm(page, email);
+      await form.getByRole('button', { name: 'Request invite' }).click();
+      await page.waitForURL(/\/thank-you$/, { waitUntil: 'commit', timeout: 20_000 });
+      await page.close(); // the visitor closes the tab at once
+    }
+
+    serverDown = false;
+    const next = await slowPage();
+    await next.goto('/terms');
+    await expect
+      .poll(async () => (await requestsList()).filter((request) => emails.includes(request.email)).map((request) => request.email).sort(), {
+        message: `requests of the ${CLOSED_TAB_ROUNDS} closed tabs stored`,
+        timeout: 30_000,
+        intervals: [1_000],
+      })
+      .toEqual([...emails].sort());
+    await next.waitForTimeout(2_000); // any further attempt would have been made by now: still once each
+    const stored = (await requestsList()).filter((request) => emails.includes(request.email));
+    expect(stored).toHaveLength(CLOSED_TAB_ROUNDS);
   });
 });
 

@@ -134,3 +134,17 @@ test.describe('verifying a privacy request by its link (issue #27)', () => {
     expect((await requestsList('analytics')).find((r) => r.id === id)?.verification).toBe('unverified');
   });
 });
+
+test.describe('the verification token leaves the address on every route, before analytics loads (11 CCR §7060)', () => {
+  const token = 'Tk'.repeat(21) + 'x'; // 43 characters of base64url, known to no request
+  for (const address of [`/privacy-request/verify.html#token=${token}`, `/privacy-request/verify#%74oken=${token}`, `/#%74oken=${token}`, `/terms#token=${token}`]) {
+    test(`${address.replace(token, '…')}: not in the address bar, and no PostHog request carries it`, async ({ page }) => {
+      const postHog = await interceptPostHog(page);
+      await page.goto(address);
+      await expect(page).toHaveURL((url) => url.hash === '' && !url.href.includes(token));
+      // PostHog ran (its first event was sent), with the address as it is now
+      await expect.poll(() => postHog.some((r) => new URL(r.url()).pathname.startsWith('/e/')), { timeout: 15_000 }).toBe(true);
+      for (const request of postHog) expect(sentToPostHog(request)).not.toContain(token);
+    });
+  }
+});

@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { SubmissionBody } from '#shared/submission';
+import { KEEP_REQUEST_TIMEOUT_MS } from '@/config/site';
+import { loadOutbox, type KeepRequest } from '@/services/outboxStore';
+import { SubmissionError } from '@/services/submission';
 import { inviteMachine } from '#machines/inviteMachine';
 import { visitorPayload } from '../inviteFixtures';
 
@@ -99,5 +102,61 @@ describe('inviteMachine (spec §4)', () => {
     await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
     expect(handedOver).toEqual([sent]);
     expect(steps).toEqual(['handOverToConsent', 'POST', 'goToThankYou']);
+  });
+
+  it("a request kept after a failed attempt is in the browser's storage before the visitor is sent to /thank-you (spec §4, §8)", async () => {
+    const steps: string[] = [];
+    const machine = inviteMachine.provide({
+      actors: {
+        lookUpClientIp: fromPromise<string | null>(async () => '198.51.100.4'),
+        submitRequest: fromPromise<void, { body: SubmissionBody | null; key: string | null }>(async () => {
+          throw new SubmissionError('HTTP error! status: 503', 503);
+        }),
+      },
+      actions: {
+        keepForRetry: () => steps.push('keepForRetry'),
+        goToThankYou: async () => {
+          // what storage holds at the moment the visitor is sent on
+          steps.push(`goToThankYou with ${(await loadOutbox()).length} kept`);
+        },
+      },
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const actor = createActor(machine).start();
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    await waitFor(actor, (s) => s.matches({ form: { submitting: 'keeping' } }));
+    const done = await waitFor(actor, (s) => s.matches({ form: 'submitted' }));
+    await vi.waitFor(() => expect(steps).toHaveLength(2));
+    expect(steps).toEqual(['keepForRetry', 'goToThankYou with 1 kept']);
+    expect((await loadOutbox())[0]).toMatchObject({ key: done.context.kept?.key, body: done.context.body, attempts: 1 });
+  });
+
+  it(`spec §4, navigate whatever the result: a storage write that hangs holds the visitor back ${KEEP_REQUEST_TIMEOUT_MS} ms at most, logged`, async () => {
+    vi.useFakeTimers();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const steps: string[] = [];
+    const machine = inviteMachine.provide({
+      actors: {
+        lookUpClientIp: fromPromise<string | null>(async () => '198.51.100.4'),
+        submitRequest: fromPromise<void, { body: SubmissionBody | null; key: string | null }>(async () => {
+          throw new SubmissionError('Failed to fetch', null);
+        }),
+        keepRequest: fromPromise<void, KeepRequest | null>(() => new Promise<void>(() => {})), // storage never answers
+      },
+      actions: { keepForRetry: () => steps.push('keepForRetry'), goToThankYou: () => steps.push(`goToThankYou at ${Date.now()}`) },
+    });
+    const actor = createActor(machine);
+    let keepingSince: number | null = null;
+    actor.subscribe((s) => {
+      if (keepingSince === null && s.matches({ form: { submitting: 'keeping' } })) keepingSince = Date.now();
+    });
+    actor.start();
+    actor.send({ type: 'form.submit', payload: visitorPayload });
+    await vi.advanceTimersByTimeAsync(3 * KEEP_REQUEST_TIMEOUT_MS);
+    expect(keepingSince).not.toBeNull();
+    expect(steps).toEqual(['keepForRetry', `goToThankYou at ${keepingSince! + KEEP_REQUEST_TIMEOUT_MS}`]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`within ${KEEP_REQUEST_TIMEOUT_MS} ms`));
+    vi.useRealTimers();
   });
 });

@@ -48,6 +48,22 @@ describe('outboxMachine (issue #12)', () => {
     expect(await loadOutbox()).toEqual([]);
   });
 
+  it('a new page load is a new chance: a kept entry whose back-off ran long is sent at once, and the back-off resumes after it fails again', async () => {
+    vi.useFakeTimers();
+    server.use(http.post(SUBMIT_ENDPOINT, () => new HttpResponse(null, { status: 503 }), { once: true }));
+    const now = Date.now();
+    // an earlier page tried 8 times; its next attempt was 4 minutes away when the tab closed
+    await keepInOutbox({ key: keptRequest.key, body: keptRequest.body, keptAt: now, attempts: 8, nextAttemptAt: now + 240_000 });
+    const actor = createActor(outboxMachine).start();
+    await vi.waitFor(() => expect(network.submissions()[0]?.status).toBe(503));
+    expect(Date.now() - now).toBeLessThan(OUTBOX.retryBaseMs / 2); // not after the kept wait, nor after a first retry's
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('waiting')).toBe(true));
+    const [entry] = actor.getSnapshot().context.entries;
+    expect(entry!.attempts).toBe(9);
+    expect(entry!.nextAttemptAt - Date.now()).toBeGreaterThanOrEqual(retryDelayMs(9, null, 0) - 100); // the back-off of a ninth failure
+    await vi.waitFor(async () => expect((await loadOutbox())[0]?.attempts).toBe(9));
+  });
+
   it("a 429 waits the server's Retry-After before the next attempt, then delivers", async () => {
     vi.useFakeTimers();
     server.use(http.post(SUBMIT_ENDPOINT, () => new HttpResponse(null, { status: 429, headers: { 'Retry-After': '120' } }), { once: true }));

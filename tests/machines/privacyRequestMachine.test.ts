@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import type { SubmissionBody } from '#shared/submission';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
+import { loadOutbox } from '@/services/outboxStore';
+import { SubmissionError } from '@/services/submission';
 
 const payload = privacyRequestToInvitePayload({ fullName: 'Ada', email: 'ada@example.com', requestType: ['Delete'] });
 
@@ -54,5 +56,19 @@ describe('privacyRequestMachine (spec §4, §8)', () => {
     actor.send({ type: 'form.submit', payload });
     const failed = await waitFor(actor, (s) => s.context.error !== null);
     expect(failed.context.error).toBe('Failed to submit request. Please try again.');
+  });
+
+  it('says the request is saved only once it is in the browser\'s storage (spec §4, §8)', async () => {
+    const { actor, keys } = start([
+      async () => {
+        throw new SubmissionError('HTTP error! status: 503', 503);
+      },
+    ]);
+    actor.send({ type: 'form.submit', payload });
+    const keeping = await waitFor(actor, (s) => s.matches({ form: { submitting: 'keeping' } }));
+    expect(keeping.context.kept?.key).toBe(keys[0]);
+    await waitFor(actor, (s) => s.matches({ form: 'idle' }));
+    expect((await loadOutbox()).map((entry) => entry.key)).toEqual(keys);
+    vi.restoreAllMocks();
   });
 });

@@ -3,19 +3,22 @@ import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { STORAGE_KEYS } from '@/config/site';
 import { loadOutbox } from '@/services/outboxStore';
 import { network as sent } from '../support/network';
-import { statusOf } from './models';
 
 // What both form machines' model tests check of issue #12 after each step, beyond the form itself.
 
 /**
- * Issue #12: after a failure a later attempt may fix (503, time-out) the submission is in the browser's
- * outbox under the key it was sent with; after one it cannot (400) nothing is kept.
+ * Spec §4, §8: after a failure a later attempt may fix (503, time-out) the form waits
+ * (`keeping`) while the submission is written to the browser's outbox, under the key it was sent with; it
+ * is there once the write is done, and, past the wait's limit, once the page's outbox has written it. After
+ * a failure no attempt fixes (400) nothing is kept.
  */
-export async function expectOutbox(event?: AnyEventObject) {
-  const kept = event?.type === 'xstate.error.actor.submitRequest' ? statusOf(event) !== 400 : event?.type.startsWith('xstate.after.submitTimeout');
-  if (kept) {
-    const key = sent.submissions().at(-1)?.headers.get('Idempotency-Key');
+export async function expectOutbox(state: AnyMachineSnapshot, event?: AnyEventObject) {
+  const key = sent.submissions().at(-1)?.headers.get('Idempotency-Key');
+  if (state.matches({ form: { submitting: 'keeping' } })) {
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    // held: not written yet, and the form has not moved on
+    expect((await loadOutbox()).map((entry) => entry.key)).not.toContain(key);
+  } else if (event?.type === 'xstate.done.actor.keepRequest' || event?.type.startsWith('xstate.after.keepRequestTimeout')) {
     await vi.waitFor(async () => expect((await loadOutbox()).map((entry) => entry.key)).toContain(key));
   } else if (event?.type === 'xstate.error.actor.submitRequest') {
     expect(await loadOutbox()).toEqual([]);

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/dom';
-import { expect } from 'vitest';
-import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { afterEach, expect, vi } from 'vitest';
+import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, KEEP_REQUEST_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
 import { inviteModel, statusOf } from './models';
@@ -8,6 +8,17 @@ import { heldNetwork, network as sent } from '../support/network';
 import { describeModel } from './runner';
 import { expectDraft, expectOutbox } from './formExpectations';
 import { elapse } from './steps';
+import { heldStorageWrites } from '../support/heldStorage';
+import type * as OutboxStore from '@/services/outboxStore';
+
+// The form's storage write of a kept request is held until the path's `done: keepRequest` step, so that
+// the wait for it (spec §4, §8) can be seen; it is the real write once released.
+vi.mock('@/services/outboxStore', async (importOriginal) => {
+  const real = await importOriginal<typeof OutboxStore>();
+  const { heldStorageWrites: held } = await import('../support/heldStorage');
+  return { ...real, storeKeptRequest: (request: Parameters<typeof real.storeKeptRequest>[0]) => held.hold(() => real.storeKeptRequest(request)) };
+});
+afterEach(() => heldStorageWrites.reset());
 
 /** Sets the required answers and submits without a focus event: autofill plus a scripted or assistive submit. */
 function autofillAndSubmit() {
@@ -41,6 +52,8 @@ describeModel(inviteModel, {
     'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
     'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
     'xstate.after.submitTimeout.invite.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
+    'xstate.done.actor.keepRequest': async () => heldStorageWrites.release(),
+    'xstate.after.keepRequestTimeout.invite.form.submitting.keeping': () => elapse(KEEP_REQUEST_TIMEOUT_MS),
     // issue #12: drafts. A change is one more character in the notes; focus leaving goes to a link outside the form.
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
@@ -51,7 +64,7 @@ describeModel(inviteModel, {
     'xstate.after.draftSaveDelay.invite.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),
   },
   expectView: async (state, { location }, event) => {
-    await expectOutbox(event);
+    await expectOutbox(state, event);
     expectDraft(state, event, 'invite', 'notes');
     if (state.matches({ form: 'submitted' })) {
       // spec §4: /thank-you whether the call succeeded or not; the error is not shown (spec §8)
@@ -73,7 +86,7 @@ describeModel(inviteModel, {
       expect(button).toBeDisabled();
     }
     expect(sent.lookups()).toHaveLength(state.matches({ clientIp: 'notLookedUp' }) ? 0 : 1);
-    if (state.matches({ form: { submitting: 'sending' } })) {
+    if (state.matches({ form: { submitting: 'sending' } }) || state.matches({ form: { submitting: 'keeping' } })) {
       expect(sent.submissions()).toHaveLength(1);
       expect(sent.submissions()[0]!.body).toMatchObject({ event: 'invite_request', data: { clientIP: state.context.clientIp } });
     } else {

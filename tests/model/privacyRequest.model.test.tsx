@@ -1,13 +1,24 @@
 import { fireEvent, screen, within } from '@testing-library/dom';
 import type { UserEvent } from '@testing-library/user-event';
-import { expect } from 'vitest';
-import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
+import { afterEach, expect, vi } from 'vitest';
+import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, KEEP_REQUEST_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { renderApp } from '../renderApp';
 import { privacyRequestModel, statusOf } from './models';
 import { heldNetwork, network as sent } from '../support/network';
 import { describeModel } from './runner';
 import { expectDraft, expectOutbox } from './formExpectations';
 import { elapse } from './steps';
+import { heldStorageWrites } from '../support/heldStorage';
+import type * as OutboxStore from '@/services/outboxStore';
+
+// The form's storage write of a kept request is held until the path's `done: keepRequest` step, so that
+// the wait for it (spec §4, §8) can be seen; it is the real write once released.
+vi.mock('@/services/outboxStore', async (importOriginal) => {
+  const real = await importOriginal<typeof OutboxStore>();
+  const { heldStorageWrites: held } = await import('../support/heldStorage');
+  return { ...real, storeKeptRequest: (request: Parameters<typeof real.storeKeptRequest>[0]) => held.hold(() => real.storeKeptRequest(request)) };
+});
+afterEach(() => heldStorageWrites.reset());
 
 const form = () => within(screen.getByRole('form', { name: 'Privacy rights request' }));
 const submitButton = () => form().getByRole('button', { name: /Submit request|Submitting/ });
@@ -43,6 +54,8 @@ describeModel(privacyRequestModel, {
     'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
     'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
     'xstate.after.submitTimeout.privacyRequest.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
+    'xstate.done.actor.keepRequest': async () => heldStorageWrites.release(),
+    'xstate.after.keepRequestTimeout.privacyRequest.form.submitting.keeping': () => elapse(KEEP_REQUEST_TIMEOUT_MS),
     // issue #12: drafts. A change is one more character in the company; focus leaving goes outside the form.
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
@@ -53,7 +66,7 @@ describeModel(privacyRequestModel, {
     'xstate.after.draftSaveDelay.privacyRequest.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),
   },
   expectView: async (state, { location, sentBeforeSubmit }, event) => {
-    await expectOutbox(event);
+    await expectOutbox(state, event);
     expectDraft(state, event, 'privacyRequest', 'company');
     if (state.matches({ form: 'submitted' })) {
       // a bot that filled the honeypot sends nothing (issue #12)
@@ -80,7 +93,8 @@ describeModel(privacyRequestModel, {
     }
     expect(submitButton()).toHaveTextContent('Submitting...');
     expect(submitButton()).toBeDisabled();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument(); // a new submission clears the old error
+    // a new submission clears the old error; a kept request's error shows once it is stored (spec §4, §8)
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     if (state.matches({ form: { submitting: 'sending' } })) {
       expect(sent.submissions().length).toBeGreaterThan(0);
       const body = sent.submissions().at(-1)!.body as { data: object };

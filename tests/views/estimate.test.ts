@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PRICE_PER_1000_QUERIES_USD, PRICING_EXAMPLES } from '@/config/site';
 import {
   averageQpsText,
@@ -10,6 +10,9 @@ import {
   parsePeakQps,
   parseQueries,
   parseShareOfDay,
+  PEAK_QPS_TEXT_MAX_LENGTH,
+  QUERIES_TEXT_MAX_LENGTH,
+  SHARE_OF_DAY_TEXT_MAX_LENGTH,
   queriesFromAddress,
   queriesFromPeak,
   queriesInWords,
@@ -221,5 +224,59 @@ describe('the estimate in the address', () => {
         expect(queriesFromAddress(searchWithQueries('?a=b', queries))).toBe(queries);
       }),
     );
+  });
+});
+
+describe('the estimator reads hostile text in bounded work, and each field has a length limit', () => {
+  const fields = [
+    { name: 'queries per month', parse: parseQueries, limit: QUERIES_TEXT_MAX_LENGTH, valid: '12M', value: 12_000_000 },
+    { name: 'peak QPS', parse: parsePeakQps, limit: PEAK_QPS_TEXT_MAX_LENGTH, valid: '1.5k QPS', value: 1500 },
+    { name: 'share of the day', parse: parseShareOfDay, limit: SHARE_OF_DAY_TEXT_MAX_LENGTH, valid: '25 %', value: 0.25 },
+  ] as const;
+
+  afterEach(() => vi.restoreAllMocks());
+
+  for (const { name, parse, limit, valid, value } of fields) {
+    it(`${name}: a text of exactly ${limit} characters is read; ${limit + 1} are refused`, () => {
+      expect(parse(valid.padStart(limit, ' '))).toBe(value);
+      expect(parse(valid.padEnd(limit, ' '))).toBe(value);
+      expect(parse(valid.padStart(limit + 1, ' '))).toBeNull();
+    });
+
+    it(`${name}: whatever its length, no pattern and no trim ever sees more than ${limit} characters (the work is bounded by the limit, not by the text)`, () => {
+      const seen: number[] = [];
+      const exec = RegExp.prototype.exec;
+      vi.spyOn(RegExp.prototype, 'exec').mockImplementation(function (this: RegExp, text: string) {
+        seen.push(text.length);
+        return exec.call(this, text);
+      });
+      const trim = String.prototype.trim;
+      vi.spyOn(String.prototype, 'trim').mockImplementation(function (this: string) {
+        seen.push(this.length);
+        return trim.call(this);
+      });
+      // what the slow cases were made of: a digit, then runs of spaces (`+` in an address) and letters
+      const hostile = fc
+        .tuple(fc.constantFrom('1', '1.5', '1,000'), fc.array(fc.constantFrom(' ', '\t', 'x', 'k', 'qps', '+', '%', '1', ','), { maxLength: 300, size: 'max' }))
+        .map(([start, rest]) => start + rest.join(''));
+      fc.assert(
+        fc.property(hostile, (text) => {
+          seen.length = 0;
+          const read = parse(text);
+          return (text.length <= limit || read === null) && Math.max(0, ...seen) <= limit;
+        }),
+        { numRuns: 200, endOnFailure: true },
+      );
+      // the two cases measured in the browser: 15,000 spaces after a digit, 2,000 spaces in the peak
+      seen.length = 0;
+      expect(parse(`1${' '.repeat(15_000)}x`)).toBeNull();
+      expect(parse(`1${' '.repeat(2_000)}`)).toBeNull();
+      expect(Math.max(0, ...seen)).toBeLessThanOrEqual(limit);
+    });
+  }
+
+  it('an address with a longer volume than the field takes is ignored', () => {
+    expect(queriesFromAddress(`?queries=1${'+'.repeat(15_000)}x`)).toBeNull();
+    expect(queriesFromAddress(`?queries=${'12M'.padStart(QUERIES_TEXT_MAX_LENGTH, '+')}`)).toBe(12_000_000);
   });
 });
