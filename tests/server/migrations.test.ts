@@ -12,6 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +21,8 @@ import {
   MIGRATIONS_FOLDER,
   OLD_HISTORY_MESSAGE,
   openDatabase,
+  rowsOf,
+  type Database,
   type DatabaseLocation,
 } from '../../server/db/database.ts';
 import { connectForTeam, runRequests } from '../../server/requests.ts';
@@ -114,10 +117,28 @@ async function migrationsBeforeBaseline(): Promise<string> {
   return dir;
 }
 
-async function recorded(fresh: FreshDatabase): Promise<Map<string, { sha256: string; appliedAt: number }>> {
-  const rows = await fresh.query(`select file, sha256, applied_at from ${FUNCTIONS_TABLE}`);
+/** Opens the database through the migrator, runs `look` on it, and closes it. */
+async function openAndLook<T>(location: DatabaseLocation, functionsFolder: string, look: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(location, { functionsFolder });
+  try {
+    return await look(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const query = async (database: Database, text: string) => rowsOf<Row>(await database.db.execute(sql.raw(text)));
+
+async function recorded(database: Database): Promise<Map<string, { sha256: string; appliedAt: number }>> {
+  const rows = await query(database, `select file, sha256, applied_at from ${FUNCTIONS_TABLE}`);
   return new Map(rows.map((row) => [String(row.file), { sha256: String(row.sha256), appliedAt: new Date(row.applied_at as string).getTime() }]));
 }
+
+/**
+ * A test's time-out, in ms: these open fresh PGlite directories (initdb each, without the migrated
+ * template of the other tests), up to four per test, which takes about 10 s on a loaded 2-core machine.
+ */
+const FRESH_DATABASE_TEST_TIMEOUT_MS = 60_000;
 
 const sha256Of = async (path: string) => createHash('sha256').update(await readFile(path, 'utf8')).digest('hex');
 
@@ -126,45 +147,43 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
 
   it('gives a new database the baseline and every function file, and records each file’s SHA-256', async () => {
     const database = await fresh();
-    await (await openDatabase(database.location)).close();
+    const opened = await openDatabase(database.location);
+    cleanups.push(opened.close);
 
-    const history = await database.query('select created_at from drizzle.__drizzle_migrations');
+    const history = await query(opened, 'select created_at from drizzle.__drizzle_migrations');
     expect(history.map((row) => Number(row.created_at))).toEqual(readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((m) => m.folderMillis));
     const files = (await readdir(FUNCTIONS_FOLDER)).filter((name) => name.endsWith('.sql')).sort();
     expect(files).toEqual(['accept_submission.sql', 'mailbox_of.sql']);
-    const hashes = await recorded(database);
+    const hashes = await recorded(opened);
     for (const file of files) expect(hashes.get(file)?.sha256, file).toBe(await sha256Of(join(FUNCTIONS_FOLDER, file)));
     expect(hashes.size).toBe(files.length);
-    const functions = await database.query(
+    const functions = await query(
+      opened,
       `select proname from pg_proc where pronamespace = 'public'::regnamespace order by proname`,
     );
     expect(functions.map((row) => row.proname)).toEqual(['accept_submission', 'mailbox_of']);
-    const [mailbox] = await database.query(`select mailbox_of('Ada.Lovelace+form@GoogleMail.com') as m`);
+    const [mailbox] = await query(opened, `select mailbox_of('Ada.Lovelace+form@GoogleMail.com') as m`);
     expect(mailbox?.m).toBe('adalovelace@gmail.com');
-  });
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 
   it('applies a changed function file again on the next open, and only that file', async () => {
     const database = await fresh();
     const functions = await functionsCopy();
-    await (await openDatabase(database.location, { functionsFolder: functions })).close();
-    await database.release();
-    const first = await recorded(database);
-    await database.release();
+    const first = await openAndLook(database.location, functions, recorded);
 
     await appendFile(join(functions, 'mailbox_of.sql'), `COMMENT ON FUNCTION mailbox_of(text) IS 'changed here';\n`);
-    await (await openDatabase(database.location, { functionsFolder: functions })).close();
-    const second = await recorded(database);
-    const [comment] = await database.query(`select obj_description('mailbox_of(text)'::regprocedure, 'pg_proc') as c`);
-    await database.release();
+    const [second, comment] = await openAndLook(database.location, functions, async (opened) => [
+      await recorded(opened),
+      (await query(opened, `select obj_description('mailbox_of(text)'::regprocedure, 'pg_proc') as c`))[0]?.c,
+    ] as const);
 
-    expect(comment?.c).toBe('changed here');
+    expect(comment).toBe('changed here');
     expect(second.get('mailbox_of.sql')?.sha256).toBe(await sha256Of(join(functions, 'mailbox_of.sql')));
     expect(second.get('mailbox_of.sql')!.appliedAt).toBeGreaterThan(first.get('mailbox_of.sql')!.appliedAt);
     expect(second.get('accept_submission.sql')).toEqual(first.get('accept_submission.sql'));
 
-    await (await openDatabase(database.location, { functionsFolder: functions })).close();
-    expect(await recorded(database)).toEqual(second);
-  });
+    expect(await openAndLook(database.location, functions, recorded)).toEqual(second);
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 
   it('refuses a database made by the migrations before the baseline with one line, and changes nothing in it', async () => {
     const database = await fresh();
@@ -202,7 +221,7 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
 
     expect(await contents()).toEqual(before);
     await database.release();
-  });
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 
   it.runIf(engine.name === 'PostgreSQL')('applies a changed file once when two instances open the database at once', async () => {
     const database = await fresh();
@@ -218,8 +237,11 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
     ]);
     await Promise.all(both.map((opened) => opened.close()));
 
-    const [runs] = await database.query('select count(*) as n from counter_runs');
-    expect(Number(runs?.n)).toBe(2);
-    expect((await recorded(database)).get('zz_counter.sql')?.sha256).toBe(await sha256Of(counter));
-  });
+    const [runs, hashes] = await openAndLook(database.location, functions, async (opened) => [
+      (await query(opened, 'select count(*) as n from counter_runs'))[0]?.n,
+      await recorded(opened),
+    ] as const);
+    expect(Number(runs)).toBe(2);
+    expect(hashes.get('zz_counter.sql')?.sha256).toBe(await sha256Of(counter));
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 });
