@@ -20,7 +20,7 @@ const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
  * local part without its sub-address after the first `+` (RFC 5233); at gmail.com and googlemail.com
  * (one service, which ignores dots in the local part) without dots, at gmail.com. So
  * `Ada.Lovelace+x@googlemail.com` and `adalovelace@gmail.com` are one mailbox. Its SQL twin is
- * `mailbox_of` (server/db/migrations/0014_one_mailbox_one_message.sql), which `accept_submission` stores
+ * `mailbox_of` (server/db/functions/mailbox_of.sql), which `accept_submission` stores
  * as `submissions.mailbox`; a property test checks that both agree.
  * @param email - an address, any case, surrounding white space ignored
  * @returns the mailbox, an address in lower case; an input without `@` comes back lower-cased
@@ -110,7 +110,7 @@ function acceptStatement(db: Db) {
 
 /**
  * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/migrations/0014_one_mailbox_one_message.sql),
+ * order, to the database function `accept_submission` (server/db/functions/accept_submission.sql),
  * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count

@@ -6,7 +6,8 @@ import type { SubmissionBody, SubmissionKind } from '#shared/submission';
  * Every accepted submission of spec §7.1, one row each. Written once by `POST /api/submissions`,
  * which also counts a client's rows of the last minute for the rate limit (so the limit holds across
  * every server instance sharing the database).
- * The migrations in server/db/migrations/ are generated from this file (`npm run db:generate`).
+ * The migrations in server/db/migrations/ are generated from this file (`npm run db:generate`); the SQL
+ * functions are not: each is one file of server/db/functions/.
  */
 export const submissions = pgTable(
   'submissions',

@@ -1,6 +1,7 @@
 // @vitest-environment node
-// One mailbox rule: server/storage.ts `mailboxOf` and its SQL twin `mailbox_of` (migration 0014), which
-// stores `submissions.mailbox`, agree on every address, on PGlite and PostgreSQL.
+// One mailbox rule: server/storage.ts `mailboxOf` and its SQL twin `mailbox_of`
+// (server/db/functions/mailbox_of.sql), which stores `submissions.mailbox`, agree on every address, on
+// PGlite and PostgreSQL.
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,0 @@
-ALTER TABLE "submissions" ADD COLUMN "handled_at" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "submissions" ADD COLUMN "handled_by" text;--> statement-breakpoint
-ALTER TABLE "submissions" ADD COLUMN "handled_note" text;

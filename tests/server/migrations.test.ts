@@ -1,0 +1,247 @@
+// @vitest-environment node
+// The migrator (server/db/database.ts): the history starts at the 0.1.0 baseline; each SQL function is
+// one file of server/db/functions/, applied again when its text changes (Flyway's repeatable migrations);
+// a database made by the migrations before the baseline is refused, untouched, with one line.
+import { createHash, randomUUID } from 'node:crypto';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  FUNCTIONS_FOLDER,
+  FUNCTIONS_TABLE,
+  MIGRATIONS_FOLDER,
+  OLD_HISTORY_MESSAGE,
+  openDatabase,
+  rowsOf,
+  type Database,
+  type DatabaseLocation,
+} from '../../server/db/database.ts';
+import { connectForTeam, runRequests } from '../../server/requests.ts';
+import type { ServerConfig } from '../../server/config.ts';
+import { testEngines } from '../support/database.ts';
+
+type Row = Record<string, unknown>;
+
+/** A fresh, empty database of one engine (no template: these tests watch the migrator itself). */
+interface FreshDatabase {
+  location: DatabaseLocation;
+  /** the database's name in the refusal line */
+  where: string;
+  /** a plain connection, outside the migrator, to look at what it wrote */
+  query(text: string): Promise<Row[]>;
+  /** migrates it with a drizzle migrations folder of its own (the old history) */
+  migrateWith(folder: string): Promise<void>;
+  /** closes the plain connection (PGlite: so the migrator may open the directory) */
+  release(): Promise<void>;
+  drop(): Promise<void>;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function freshPglite(): Promise<FreshDatabase> {
+  const dir = join(await tempDir('sonde-migrations-'), 'pglite');
+  let client: PGlite | undefined;
+  const connect = async () => (client ??= await PGlite.create(dir));
+  const fresh: FreshDatabase = {
+    location: { pgliteDir: dir },
+    where: dir,
+    query: async (text) => (await (await connect()).query<Row>(text)).rows,
+    migrateWith: async (folder) => migratePglite(drizzlePglite(await connect()), { migrationsFolder: folder }),
+    release: async () => {
+      await client?.close();
+      client = undefined;
+    },
+    drop: () => fresh.release(),
+  };
+  cleanups.push(fresh.drop);
+  return fresh;
+}
+
+async function freshPostgres(adminUrl: string): Promise<FreshDatabase> {
+  const name = `sonde_migrations_${randomUUID().replace(/-/g, '')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const client = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const fresh: FreshDatabase = {
+    location: { url: url.toString() },
+    where: `PostgreSQL database ${name} at ${url.host}`,
+    query: async (text) => [...(await client.unsafe(text))],
+    migrateWith: (folder) => migratePostgres(drizzlePostgres(client), { migrationsFolder: folder }),
+    release: async () => {},
+    drop: async () => {
+      await client.end();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+  cleanups.push(fresh.drop);
+  return fresh;
+}
+
+/** A copy of the function files that a test may change. */
+async function functionsCopy(): Promise<string> {
+  const dir = await tempDir('sonde-functions-');
+  await cp(FUNCTIONS_FOLDER, dir, { recursive: true });
+  return dir;
+}
+
+/** The old migrations (0000…0014, before the baseline) laid out as drizzle reads them. */
+async function migrationsBeforeBaseline(): Promise<string> {
+  const fixture = JSON.parse(
+    await readFile(new URL('../fixtures/migrations-before-baseline/migrations.json', import.meta.url), 'utf8'),
+  ) as { journal: unknown; files: Record<string, string> };
+  const dir = await tempDir('sonde-old-migrations-');
+  await mkdir(join(dir, 'meta'));
+  await writeFile(join(dir, 'meta', '_journal.json'), JSON.stringify(fixture.journal));
+  for (const [name, text] of Object.entries(fixture.files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+/** Opens the database through the migrator, runs `look` on it, and closes it. */
+async function openAndLook<T>(location: DatabaseLocation, functionsFolder: string, look: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(location, { functionsFolder });
+  try {
+    return await look(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const query = async (database: Database, text: string) => rowsOf<Row>(await database.db.execute(sql.raw(text)));
+
+async function recorded(database: Database): Promise<Map<string, { sha256: string; appliedAt: number }>> {
+  const rows = await query(database, `select file, sha256, applied_at from ${FUNCTIONS_TABLE}`);
+  return new Map(rows.map((row) => [String(row.file), { sha256: String(row.sha256), appliedAt: new Date(row.applied_at as string).getTime() }]));
+}
+
+/**
+ * A test's time-out, in ms: these open fresh PGlite directories (initdb each, without the migrated
+ * template of the other tests), up to four per test, which takes about 10 s on a loaded 2-core machine.
+ */
+const FRESH_DATABASE_TEST_TIMEOUT_MS = 60_000;
+
+const sha256Of = async (path: string) => createHash('sha256').update(await readFile(path, 'utf8')).digest('hex');
+
+describe.each(testEngines())('the migrator on $name', (engine) => {
+  const fresh = () => (engine.name === 'PGlite' ? freshPglite() : freshPostgres(process.env.DATABASE_URL!));
+
+  it('gives a new database the baseline and every function file, and records each file’s SHA-256', async () => {
+    const database = await fresh();
+    const opened = await openDatabase(database.location);
+    cleanups.push(opened.close);
+
+    const history = await query(opened, 'select created_at from drizzle.__drizzle_migrations');
+    expect(history.map((row) => Number(row.created_at))).toEqual(readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((m) => m.folderMillis));
+    const files = (await readdir(FUNCTIONS_FOLDER)).filter((name) => name.endsWith('.sql')).sort();
+    expect(files).toEqual(['accept_submission.sql', 'mailbox_of.sql']);
+    const hashes = await recorded(opened);
+    for (const file of files) expect(hashes.get(file)?.sha256, file).toBe(await sha256Of(join(FUNCTIONS_FOLDER, file)));
+    expect(hashes.size).toBe(files.length);
+    const functions = await query(
+      opened,
+      `select proname from pg_proc where pronamespace = 'public'::regnamespace order by proname`,
+    );
+    expect(functions.map((row) => row.proname)).toEqual(['accept_submission', 'mailbox_of']);
+    const [mailbox] = await query(opened, `select mailbox_of('Ada.Lovelace+form@GoogleMail.com') as m`);
+    expect(mailbox?.m).toBe('adalovelace@gmail.com');
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+
+  it('applies a changed function file again on the next open, and only that file', async () => {
+    const database = await fresh();
+    const functions = await functionsCopy();
+    const first = await openAndLook(database.location, functions, recorded);
+
+    await appendFile(join(functions, 'mailbox_of.sql'), `COMMENT ON FUNCTION mailbox_of(text) IS 'changed here';\n`);
+    const [second, comment] = await openAndLook(database.location, functions, async (opened) => [
+      await recorded(opened),
+      (await query(opened, `select obj_description('mailbox_of(text)'::regprocedure, 'pg_proc') as c`))[0]?.c,
+    ] as const);
+
+    expect(comment).toBe('changed here');
+    expect(second.get('mailbox_of.sql')?.sha256).toBe(await sha256Of(join(functions, 'mailbox_of.sql')));
+    expect(second.get('mailbox_of.sql')!.appliedAt).toBeGreaterThan(first.get('mailbox_of.sql')!.appliedAt);
+    expect(second.get('accept_submission.sql')).toEqual(first.get('accept_submission.sql'));
+
+    expect(await openAndLook(database.location, functions, recorded)).toEqual(second);
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+
+  it('refuses a database made by the migrations before the baseline with one line, and changes nothing in it', async () => {
+    const database = await fresh();
+    await database.migrateWith(await migrationsBeforeBaseline());
+    await database.query(
+      `insert into submissions (kind, body_sha256, email, mailbox, client_key, body) values ('invite', 'x', 'ada@example.com', 'ada@example.com', 'k', '{}')`,
+    );
+    const contents = async () => {
+      const tables = await database.query(
+        `select table_schema || '.' || table_name as t from information_schema.tables
+         where table_schema not in ('pg_catalog', 'information_schema') order by 1`,
+      );
+      const counts: Record<string, number> = {};
+      for (const { t } of tables) counts[String(t)] = Number((await database.query(`select count(*) as n from ${String(t)}`))[0]!.n);
+      return counts;
+    };
+    const before = await contents();
+    expect(before['drizzle.__drizzle_migrations']).toBe(15);
+    await database.release();
+
+    const line =
+      `${database.where} ${OLD_HISTORY_MESSAGE}; it is not upgraded in place: export what you need with the previous version ` +
+      '(npm run requests -- export), then move the directory away (PGlite) or use a new database (PostgreSQL) and start again';
+    await expect(openDatabase(database.location)).rejects.toThrow(line);
+    expect(line).not.toContain('\n');
+
+    // the team's command line prints that line and exits 1
+    const err: string[] = [];
+    const code = await runRequests(['list'], {
+      connect: () => connectForTeam({ database: database.location } as ServerConfig),
+      out: () => {},
+      err: (text) => err.push(text),
+    });
+    expect({ code, err }).toEqual({ code: 1, err: [line] });
+
+    expect(await contents()).toEqual(before);
+    await database.release();
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+
+  it.runIf(engine.name === 'PostgreSQL')('applies a changed file once when two instances open the database at once', async () => {
+    const database = await fresh();
+    const functions = await functionsCopy();
+    const counter = join(functions, 'zz_counter.sql');
+    await writeFile(counter, 'create table if not exists counter_runs (n int);\ninsert into counter_runs values (1);\n');
+    await (await openDatabase(database.location, { functionsFolder: functions })).close();
+
+    await appendFile(counter, '-- changed\n');
+    const both = await Promise.all([
+      openDatabase(database.location, { functionsFolder: functions, maxConnections: 1 }),
+      openDatabase(database.location, { functionsFolder: functions, maxConnections: 1 }),
+    ]);
+    await Promise.all(both.map((opened) => opened.close()));
+
+    const [runs, hashes] = await openAndLook(database.location, functions, async (opened) => [
+      (await query(opened, 'select count(*) as n from counter_runs'))[0]?.n,
+      await recorded(opened),
+    ] as const);
+    expect(Number(runs)).toBe(2);
+    expect(hashes.get('zz_counter.sql')?.sha256).toBe(await sha256Of(counter));
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+});
