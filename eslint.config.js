@@ -51,6 +51,13 @@ export default tseslint.config(
   layer(['src/context/**/*.{ts,tsx}'], 'the actor contexts import no app, pages, components or services', [
     '@/app/*', '@/pages/*', '@/components/*', '@/services/*', ...ACROSS_FOLDERS,
   ]),
+  layer(['src/utils/**/*.ts'], 'utils are plain functions over the DOM, numbers and text: they import only @/config and #shared', [
+    ...REACT, '\\#machines/*', '@/app/*', '@/pages/*', '@/components/*', '@/context/*', '@/hooks/*', '@/estimator/*', '@/services/*', '@/content/*', '@/forms/*', '@/styles/*', ...ACROSS_FOLDERS,
+  ]),
+  layer(['src/estimator/**/*.ts'], "the estimator's arithmetic imports only @/config and @/utils (no React, machines or views)", [
+    ...REACT, '\\#machines/*', '@/app/*', '@/pages/*', '@/components/*', '@/context/*', '@/hooks/*', '@/services/*', '@/content/*', '@/forms/*', '@/styles/*', ...ACROSS_FOLDERS,
+  ]),
+  layer(['src/hooks/**/*.{ts,tsx}'], 'hooks import no services, app or pages: side effects go through machines', ['@/services/*', '@/app/*', '@/pages/*', ...ACROSS_FOLDERS]),
   layer(['src/{app,content,forms,config,styles}/**/*.{ts,tsx}', 'src/*.{ts,tsx}'], 'import across folders by alias (@/, #machines/, #shared/)', ACROSS_FOLDERS),
   layer(['server/**/*.ts'], 'the server imports only #shared and its own modules', [...REACT, '@/*', '\\#machines/*', '../src/*', '../machines/*', '../../src/*']),
   layer(['shared/**/*.ts'], 'shared/ is imported by client and server and imports neither', [...REACT, '@/*', '\\#machines/*', '../*']),

@@ -48,11 +48,6 @@ export function verificationTokenOf(address: { hash: string; state: unknown }): 
   return token !== null && VERIFICATION_TOKEN_PATTERN.test(token) ? token : null;
 }
 
-/** The body of both calls. */
-export interface VerificationRequest {
-  token: string;
-}
-
 /**
  * The answer of both calls when the link is good (200): the request it confirms, as the page may show
  * it (its types and the date it was received; nothing else), and its state.

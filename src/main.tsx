@@ -1,4 +1,4 @@
-import { stripVerificationFragment } from '@/context/verificationFragment';
+import { stripVerificationFragment } from '@/utils/verificationFragment';
 
 // The page's entry (index.html). It loads nothing itself: the prerendered page is painted first, then the
 // app (src/hydrate.tsx: React, the router, the app-wide machines, the route's page) is fetched and hydrates

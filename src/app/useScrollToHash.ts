@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router-dom';
-import { prefersReducedMotion } from '@/components/motion';
+import { prefersReducedMotion } from '@/utils/motion';
 import { SCROLL_TO_ANCHOR_DELAY_MS } from '@/config/site';
 
 /**

@@ -2,35 +2,37 @@ import { useId, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { PRICE_PER_1000_QUERIES_USD } from '@/config/site';
 import { estimator as copy } from '@/content/estimator';
-import { handOverToInviteForm } from '@/context/inviteHandOver';
-import { useAfterHydration } from '@/context/useAfterHydration';
+import { handOverToInviteForm } from '@/estimator/inviteHandOver';
+import { useAfterHydration } from '@/hooks/useAfterHydration';
 import { button } from '@/styles/button.css';
 import {
   averageQpsText,
   estimate,
-  EXAMPLE_QUERIES_PER_MONTH,
   formatPeakQps,
-  formatQueries,
-  MAX_QUERIES_PER_MONTH,
   parsePeakQps,
   parseShareOfDay,
   PEAK_QPS_TEXT_MAX_LENGTH,
-  QUERIES_TEXT_MAX_LENGTH,
   SHARE_OF_DAY_TEXT_MAX_LENGTH,
   queriesFromAddress,
   queriesFromPeak,
+  searchWithQueries,
+} from '@/estimator/estimate';
+import {
+  EXAMPLE_QUERIES_PER_MONTH,
+  formatQueries,
+  MAX_QUERIES_PER_MONTH,
+  QUERIES_TEXT_MAX_LENGTH,
   queriesInWords,
   readQueries,
-  searchWithQueries,
   SLIDER_MAX_QUERIES,
   SLIDER_MIN_QUERIES,
   SLIDER_QUERIES,
   sliderPositionOf,
   sliderQueriesAt,
-} from './estimate';
+} from '@/estimator/volume';
 import * as styles from './Estimator.css';
 import * as fieldStyles from './FormFields.css';
-import { formatUsd } from './format';
+import { formatUsd } from '@/utils/format';
 
 /**
  * What the visitor wrote, and nothing derived from it but the last volume that could be read (which
@@ -70,7 +72,7 @@ function readPeak(peakText: string, shareText: string) {
  * "Estimate your cost" in the pricing section (spec §2 section 3, §9): a volume written as people write
  * one, or dragged on a logarithmic slider, or made from a peak rate, gives the monthly and yearly cost at
  * the beta price and the average QPS, announced politely. The figures are derived on each render
- * (src/components/estimate.ts); the volume goes into the address (`/?queries=12M#pricing`), and "Request
+ * (src/estimator/ (volume.ts, estimate.ts)); the volume goes into the address (`/?queries=12M#pricing`), and "Request
  * an invite with this estimate" hands it to the invite form's fields and draft.
  *
  * Prerendered with the 5M example, which the first render after hydration repeats: the fields are
@@ -247,7 +249,7 @@ function PeakField(props: {
   label: string;
   placeholder: string;
   value: string;
-  /** the longest text the field reads (src/components/estimate.ts) */
+  /** the longest text the field reads (src/estimator/ (volume.ts, estimate.ts)) */
   maxLength: number;
   problem: string | null;
   readOnly: boolean;

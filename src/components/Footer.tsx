@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { ConsentContext, OptOutToastContext } from '@/context/actors';
-import { useAfterHydration } from '@/context/useAfterHydration';
+import { useAfterHydration } from '@/hooks/useAfterHydration';
 import { BUILD_YEAR, PRODUCT_NAME } from '@/config/site';
 import { button } from '@/styles/button.css';
 import { container } from '@/styles/layout.css';

@@ -1,7 +1,7 @@
 import { useId, type ChangeEvent, type ReactNode } from 'react';
 import { TEXT_LIMITS } from '#shared/submission';
 import { BLANK, textProblem } from '#shared/text';
-import { useAfterHydration } from '@/context/useAfterHydration';
+import { useAfterHydration } from '@/hooks/useAfterHydration';
 import { button } from '@/styles/button.css';
 import * as styles from './FormFields.css';
 

@@ -3,7 +3,7 @@ import { P50_LATENCY_CLAIM_MS, PRICE_PER_1000_QUERIES_USD } from '@/config/site'
 import { hero } from '@/content/home';
 import { button } from '@/styles/button.css';
 import { container, lede } from '@/styles/layout.css';
-import { formatUsd } from './format';
+import { formatUsd } from '@/utils/format';
 import * as styles from './Hero.css';
 
 /** Home section 1 (spec §2): headline, price, p50 latency, coverage, beta note, two scroll buttons. */

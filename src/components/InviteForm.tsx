@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
 import { ConsentContext } from '@/context/actors';
-import { receiveInviteHandOvers } from '@/context/inviteHandOver';
+import { receiveInviteHandOvers } from '@/estimator/inviteHandOver';
 import { useOutbox } from '@/context/outbox';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
@@ -14,7 +14,7 @@ import { inviteMachine } from '#machines/inviteMachine';
 import type { KeepRequest } from '#machines/outboxMachine';
 import { Checkbox, CheckboxGroup, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled, legend } from './FormFields';
 import * as styles from './FormFields.css';
-import { useFormDraft } from './useFormDraft';
+import { useFormDraft } from '@/hooks/useFormDraft';
 
 /**
  * The invite request form (spec §3, §5) driven by `inviteMachine` (spec §4): every input is named after

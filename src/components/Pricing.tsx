@@ -1,8 +1,8 @@
 import { PRICE_PER_1000_QUERIES_USD, PRICING_EXAMPLES } from '@/config/site';
 import { pricing } from '@/content/home';
-import { loadEventFired } from '@/context/loadEvent';
+import { loadEventFired } from '@/utils/loadEvent';
 import { container, lede, section, sectionTitle } from '@/styles/layout.css';
-import { formatCount, formatUsd } from './format';
+import { formatCount, formatUsd } from '@/utils/format';
 import { lazyPart } from './lazyPart';
 import * as styles from './Pricing.css';
 

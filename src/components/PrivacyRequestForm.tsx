@@ -8,7 +8,7 @@ import { ADDITIONAL_DETAILS_MAX_LENGTH, PRIVACY_REQUEST_TYPES, privacyRequestFro
 import type { KeepRequest } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { CheckboxGroup, ErrorAlert, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled } from './FormFields';
-import { useFormDraft } from './useFormDraft';
+import { useFormDraft } from '@/hooks/useFormDraft';
 
 /**
  * The privacy rights request form of `/privacy-request` (spec §3, §4, §8), driven by

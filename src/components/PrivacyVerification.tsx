@@ -5,7 +5,7 @@ import { ErrorAlert } from './FormFields';
 import { offScreen } from './FormFields.css';
 import { verifyPage as copy } from '@/content/verifyPrivacyRequest';
 import { useInspect } from '@/context/inspect';
-import { useAfterHydration } from '@/context/useAfterHydration';
+import { useAfterHydration } from '@/hooks/useAfterHydration';
 import { verifyMachine, type VerifiedRequest } from '#machines/verifyMachine';
 import { button } from '@/styles/button.css';
 import * as styles from './PrivacyVerification.css';

@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { createActor, type Actor } from 'xstate';
 import type { KeepRequest, outboxMachine } from '#machines/outboxMachine';
 import type { Inspect } from './inspect';
-import { loadEventFired } from './loadEvent';
+import { loadEventFired } from '@/utils/loadEvent';
 
 /** The app-wide submission outbox (docs/architecture.md, "No request lost"), as the forms see it. */
 export interface Outbox {

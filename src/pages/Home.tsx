@@ -6,7 +6,7 @@ import { Hero } from '@/components/Hero';
 import { lazyPart } from '@/components/lazyPart';
 import { Pricing } from '@/components/Pricing';
 import { features, inviteSection } from '@/content/home';
-import { loadEventFired } from '@/context/loadEvent';
+import { loadEventFired } from '@/utils/loadEvent';
 import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/layout.css';
 
 /**

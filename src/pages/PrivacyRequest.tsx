@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { lazyPart } from '@/components/lazyPart';
 import { PageMeta } from '@/components/PageMeta';
 import { privacyRequestPage as copy, requestTypeMeanings } from '@/content/privacyRequest';
-import { loadEventFired } from '@/context/loadEvent';
+import { loadEventFired } from '@/utils/loadEvent';
 import { PRIVACY_REQUEST_TYPES } from '@/forms/privacyRequest';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import * as styles from './PrivacyRequest.css';

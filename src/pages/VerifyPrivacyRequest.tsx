@@ -3,8 +3,8 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { lazyPart } from '@/components/lazyPart';
 import { PageMeta } from '@/components/PageMeta';
 import { verifyPage as copy } from '@/content/verifyPrivacyRequest';
-import { loadEventFired } from '@/context/loadEvent';
-import { isVerificationFragment, takeStrippedFragment, tokenOfFragment } from '@/context/verificationFragment';
+import { loadEventFired } from '@/utils/loadEvent';
+import { isVerificationFragment, takeStrippedFragment, tokenOfFragment } from '@/utils/verificationFragment';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import { verificationTokenOf } from '#shared/verification';
 
@@ -30,7 +30,7 @@ export function VerifyPrivacyRequest() {
   const { pathname, search, hash, state, key } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    // src/main.tsx has already taken the fragment out of the address bar (src/context/verificationFragment.ts);
+    // src/main.tsx has already taken the fragment out of the address bar (src/utils/verificationFragment.ts);
     // a fragment the router still holds (a test's memory router) is taken here
     const stripped = takeStrippedFragment();
     if (stripped === null && !isVerificationFragment(hash)) return;

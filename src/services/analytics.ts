@@ -39,11 +39,6 @@ export interface AnalyticsSession {
   stop(): void;
 }
 
-/** True when analytics can run at all: a PostHog key was configured at build time. */
-export function isAnalyticsConfigured(): boolean {
-  return Boolean(POSTHOG_KEY);
-}
-
 /**
  * Resolves after the page's load event, in the browser's next idle period (`requestIdleCallback`), or
  * ANALYTICS_IDLE_TIMEOUT_MS ms after the load event at the latest. Where the browser has no

@@ -23,6 +23,11 @@ describe('layering enforced by lint', () => {
     ['src/components/Example.tsx', "import { inviteMachine } from '../../machines/inviteMachine';"],
     ['src/pages/Example.tsx', "import { lookUpClientIp } from '@/services/ipLookup';"],
     ['src/context/example.ts', "import { Footer } from '@/components/Footer';"],
+    ['src/utils/example.ts', "import { useEffect } from 'react';"],
+    ['src/utils/example.ts', "import { estimate } from '@/estimator/estimate';"],
+    ['src/estimator/example.ts', "import { Footer } from '@/components/Footer';"],
+    ['src/estimator/example.ts', "import { useState } from 'react';"],
+    ['src/hooks/useExample.ts', "import { saveDraft } from '@/services/drafts';"],
     ['server/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';"],
     ['server/example.ts', "import { postSubmission } from '../src/services/submission';"],
     ['shared/example.ts', "import { PRODUCT_NAME } from '@/config/site';"],
@@ -36,6 +41,9 @@ describe('layering enforced by lint', () => {
     ['machines/exampleMachine.ts', "import { setup } from 'xstate';\nimport { collectClientMetadata } from '@/services/clientMetadata';\nimport type { SubmissionBody } from '#shared/submission';"],
     ['src/components/Example.tsx', "import { ConsentContext } from '@/context/actors';\nimport { inviteMachine } from '#machines/inviteMachine';"],
     ['src/services/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';\nimport type { SubmissionBody } from '#shared/submission';"],
+    ['src/utils/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';\nimport type { SubmissionBody } from '#shared/submission';"],
+    ['src/estimator/example.ts', "import { monthlyCostUsd } from '@/config/site';\nimport { grouped } from '@/utils/format';"],
+    ['src/hooks/useExample.ts', "import { useEffect } from 'react';\nimport { draftFromFormData } from '@/forms/draft';\nimport { prefersReducedMotion } from '@/utils/motion';"],
     ['server/example.ts', "import { TEXT_LIMITS } from '#shared/submission';\nimport { createApp } from './app.ts';"],
   ])('%s may: its allowed imports', async (file, code) => {
     expect(await layeringErrors(file, `${code}\nexport {};\n`)).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERIFY_PAGE_PATH } from '#shared/verification';
-import { decodedFragment, isVerificationFragment, stripVerificationFragment, takeStrippedFragment } from '@/context/verificationFragment';
+import { decodedFragment, isVerificationFragment, stripVerificationFragment, takeStrippedFragment } from '@/utils/verificationFragment';
 
 const TOKEN = 'A'.repeat(20) + '_-' + 'b'.repeat(21); // 43 characters of base64url
 

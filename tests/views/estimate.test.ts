@@ -5,28 +5,30 @@ import {
   averageQpsText,
   estimate,
   formatPeakQps,
-  formatQueries,
-  MAX_QUERIES_PER_MONTH,
   parsePeakQps,
-  parseQueries,
   parseShareOfDay,
   PEAK_QPS_TEXT_MAX_LENGTH,
-  QUERIES_TEXT_MAX_LENGTH,
   SHARE_OF_DAY_TEXT_MAX_LENGTH,
   queriesFromAddress,
   queriesFromPeak,
+  searchWithQueries,
+} from '@/estimator/estimate';
+import {
+  formatQueries,
+  MAX_QUERIES_PER_MONTH,
+  parseQueries,
+  QUERIES_TEXT_MAX_LENGTH,
   queriesInWords,
   readQueries,
-  searchWithQueries,
   SLIDER_MAX_QUERIES,
   SLIDER_MIN_QUERIES,
   SLIDER_QUERIES,
   sliderPositionOf,
   sliderQueriesAt,
-} from '@/components/estimate';
-import { formatUsd } from '@/components/format';
+} from '@/estimator/volume';
+import { formatUsd } from '@/utils/format';
 
-// The cost estimator's arithmetic (src/components/estimate.ts), spec §9: $0.20 per 1,000 queries.
+// The cost estimator's arithmetic (src/estimator/ (volume.ts, estimate.ts)), spec §9: $0.20 per 1,000 queries.
 
 /** Whole numbers of queries up to the largest volume read, spread over every order of magnitude. */
 const volumes = fc.oneof(

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '@/app/App';
 import { Estimator } from '@/components/Estimator';
 import { STORAGE_KEYS } from '@/config/site';
-import { handOverToInviteForm, receiveInviteHandOvers } from '@/context/inviteHandOver';
+import { handOverToInviteForm, receiveInviteHandOvers } from '@/estimator/inviteHandOver';
 import { inviteFormElement } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
 

@@ -12,7 +12,7 @@ let waiting: InviteHandOver | null = null;
 
 /**
  * Hands values to the invite form, which puts them in its fields and its draft as if the visitor had
- * typed them (src/components/useFormDraft.ts); every other field keeps what the visitor wrote.
+ * typed them (src/hooks/useFormDraft.ts); every other field keeps what the visitor wrote.
  * @param values - field values by input name
  * @returns true when the form took them now; false when it is not on the page yet: they wait (the
  *   latest value of each field), and the form takes them when it mounts

@@ -1,11 +1,11 @@
 import { useEffect, useRef, type FocusEvent, type FormEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { InviteHandOver } from '@/context/inviteHandOver';
+import type { InviteHandOver } from '@/estimator/inviteHandOver';
 import { draftFromFormData, fillFormFromDraft } from '@/forms/draft';
-import { prefersReducedMotion } from './motion';
+import { prefersReducedMotion } from '@/utils/motion';
 import type { inviteMachine } from '#machines/inviteMachine';
 import type { privacyRequestMachine } from '#machines/privacyRequestMachine';
-import { HONEYPOT_NAME } from './FormFields';
+import { HONEYPOT_NAME } from '@/components/FormFields';
 
 type FormActor = ActorRefFrom<typeof inviteMachine> | ActorRefFrom<typeof privacyRequestMachine>;
 
@@ -15,7 +15,7 @@ type FormActor = ActorRefFrom<typeof inviteMachine> | ActorRefFrom<typeof privac
  * left out), and focus leaving the form as `form.blur`. When and where it is kept is the machine's
  * `draft` region.
  * @param handOvers - where values handed over from elsewhere on the page come from (the cost
- *   estimator's, src/context/inviteHandOver.ts): each is put into its fields and sent as `form.change`,
+ *   estimator's, src/estimator/inviteHandOver.ts): each is put into its fields and sent as `form.change`,
  *   as if the visitor had typed it, so it joins the draft and every other field stays as it was; focus
  *   moves to the first field handed over, scrolled into view
  */
