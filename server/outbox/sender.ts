@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from '../db/database.ts';
-import { withDeadline } from '../deadline.ts';
+import { withDeadline } from '../db/deadline.ts';
 import { notifications, privacyRecords, submissions, type MailMessage, type OutboxChannel } from '../db/schema.ts';
 import {
   NOTIFY_CONCURRENCY,

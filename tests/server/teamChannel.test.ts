@@ -1,12 +1,12 @@
 // @vitest-environment node
-// The team's channel to a running server on PGlite (server/teamChannel.ts): its body limit, its
+// The team's channel to a running server on PGlite (server/cli/teamChannel.ts): its body limit, its
 // refusals, and what the command line concludes when nothing listens.
 import { request as httpRequest } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { askRunningServer, serveTeamChannel, TEAM_COMMAND_MAX_BYTES, TEAM_COMMAND_PATH, TEAM_SOCKET_FILE, type TeamChannel, type TeamCommand } from '../../server/teamChannel.ts';
+import { askRunningServer, serveTeamChannel, TEAM_COMMAND_MAX_BYTES, TEAM_COMMAND_PATH, TEAM_SOCKET_FILE, type TeamChannel, type TeamCommand } from '../../server/cli/teamChannel.ts';
 
 /** POSTs `body` as it is to the channel in `dir`; resolves with the status. */
 function post(dir: string, body: string): Promise<number> {

@@ -1,7 +1,7 @@
 // `npm run requests -- <command>`: the team's command line over the stored requests.
 // It reads the same database as the server: `DATABASE_URL`, else PGlite in `SONDE_PGLITE_DIR`
 // (default .data/pglite); while a server holds that directory, the server runs the command
-// (server/teamChannel.ts). Each command is one transaction.
+// (server/cli/teamChannel.ts). Each command is one transaction.
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -13,12 +13,12 @@ import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-or
 import { z } from 'zod';
 import { textProblem } from '#shared/text';
 import { VERIFIED_REQUEST_TYPES, type SubmissionBody, type SubmissionKind } from '#shared/submission';
-import { readConfig, type ServerConfig } from './config.ts';
-import { openDatabase, rowsOf, type Db } from './db/database.ts';
+import { readConfig, type ServerConfig } from '../config.ts';
+import { openDatabase, rowsOf, type Db } from '../db/database.ts';
 import { RETENTION } from '#shared/policy';
-import { notifications, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from './db/schema.ts';
-import { removeMailFiles } from './outbox/mail.ts';
-import { deliveryIdsOf, eraseSubject, historyOf, pendingMailTo, purgeExpired, storedView, subjectExport } from './storage.ts';
+import { notifications, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from '../db/schema.ts';
+import { removeMailFiles } from '../outbox/mail.ts';
+import { deliveryIdsOf, eraseSubject, historyOf, pendingMailTo, purgeExpired, storedView, subjectExport } from '../db/storage.ts';
 import { askRunningServer } from './teamChannel.ts';
 
 /** A connection for the command line, and how it reached the data. */
@@ -582,7 +582,7 @@ export async function runRequests(
 
 /**
  * The command line as `npm run requests` runs it. With PGlite, while a server holds the directory and
- * answers on its team channel (server/teamChannel.ts), the server runs the command and this prints its
+ * answers on its team channel (server/cli/teamChannel.ts), the server runs the command and this prints its
  * answer; otherwise the command runs here (PostgreSQL, or PGlite's directory opened under its lock).
  * @returns the exit code, as {@link runRequests}; 1 when the server was reached but did not answer
  */

@@ -7,7 +7,7 @@ import { rateLimiter } from 'hono-rate-limiter';
 import { z } from 'zod';
 import { MAX_BODY_BYTES, SUBMISSIONS_PATH } from '#shared/submission';
 import { UNKNOWN_LINK_ERROR, VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, type VerificationAnswer } from '#shared/verification';
-import type { Database } from './db/database.ts';
+import type { Database } from '../db/database.ts';
 import {
   DATABASE_ANSWER_TIMEOUT_MS,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -18,15 +18,15 @@ import {
   RATE_LIMIT_WINDOW_MS,
   VERIFICATION_BODY_MAX_BYTES,
   VERIFICATION_CALLS_PER_MINUTE,
-} from './limits.ts';
-import type { Logger } from './logger.ts';
+} from '../limits.ts';
+import type { Logger } from '../logger.ts';
 import { mountSite } from './site.ts';
 import { clientKeyOf } from './clientAddress.ts';
-import { DeadlineError, withDeadline } from './deadline.ts';
-import { createSubmissionWriter } from './groupCommit.ts';
-import { sqlStateOf } from './storage.ts';
+import { DeadlineError, withDeadline } from '../db/deadline.ts';
+import { createSubmissionWriter } from '../db/groupCommit.ts';
+import { sqlStateOf } from '../db/storage.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
-import { confirmVerification, lookUpVerification } from './verification.ts';
+import { confirmVerification, lookUpVerification } from '../db/verificationLinks.ts';
 
 /** What {@link createApp} needs. Everything but `database` and `logger` has a default. */
 export interface AppOptions {
@@ -87,7 +87,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i
  *   answered request; 400, 403, 413 over {@link VERIFICATION_BODY_MAX_BYTES}, 415; 429 past
  *   {@link VERIFICATION_CALLS_PER_MINUTE} per client IP; 500 when the database fails.
  * - `GET /api/health`: 200 `{ status: 'ok', database: 'ok' }`, or 503 when the database does not answer.
- * - the prerendered site (server/site.ts), when `site` is given.
+ * - the prerendered site (server/http/site.ts), when `site` is given.
  * Every `/api/*` answer carries `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`.
  * A malformed URL gets 400; no request can stop the server.
  */
@@ -128,7 +128,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       return 'unknown'; // app.fetch called without a Node socket (a serverless host, a test)
     }
   };
-  /** The client every per-client limit counts: its IPv4 address, or its IPv6 /64 (server/clientAddress.ts). */
+  /** The client every per-client limit counts: its IPv4 address, or its IPv6 /64 (server/http/clientAddress.ts). */
   const clientKey = (c: Context): string => clientKeyOf(peerIp(c));
   const problem = (c: Context, status: 400 | 403 | 405 | 413 | 415 | 422 | 429 | 500 | 503, error: string) =>
     c.json({ error }, status);

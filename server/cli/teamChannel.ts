@@ -1,6 +1,6 @@
 // The team's command line and a running server on PGlite: PGlite is one process per data directory,
 // so while a server holds the directory, `npm run requests` asks that server to run the command. The
-// server runs it in-process, as one transaction of its own PGlite (server/requests.ts), so no other
+// server runs it in-process, as one transaction of its own PGlite (server/cli/requests.ts), so no other
 // session's statements come between the command's reads and writes. The channel is a unix socket in
 // the data directory, which only the server's user can enter (PGLITE_DIR_MODE) and only it can open.
 import { chmod, rm } from 'node:fs/promises';

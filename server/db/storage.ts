@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
-import { rowsOf, type Db } from './db/database.ts';
-import { erasures, mailQuota, notifications, privacyRecords, privacyVerifications, submissions } from './db/schema.ts';
-import { MAIL_LIMITS } from './limits.ts';
+import { rowsOf, type Db } from './database.ts';
+import { erasures, mailQuota, notifications, privacyRecords, privacyVerifications, submissions } from './schema.ts';
+import { MAIL_LIMITS } from '../limits.ts';
 
 /** SHA-256 of a string, as 64 hex characters. */
 export function sha256Hex(text: string): string {
@@ -49,7 +49,7 @@ export interface AcceptInput {
   body: SubmissionBody;
   /** the `Idempotency-Key` header, or null */
   idempotencyKey: string | null;
-  /** the client as the rate limit counts it (its IPv4 address, or its IPv6 /64: server/clientAddress.ts); only its SHA-256 is stored */
+  /** the client as the rate limit counts it (its IPv4 address, or its IPv6 /64: server/http/clientAddress.ts); only its SHA-256 is stored */
   clientIp: string;
 }
 
