@@ -18,7 +18,7 @@ import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
 import { runRequests } from './cli/requests.ts';
-import { purgeExpired, requesterExport } from './db/storage.ts';
+import { purgeExpired, requesterExport } from './db/retention.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './cli/teamChannel.ts';
 import { issueVerificationToken } from './db/verificationLinks.ts';
 

@@ -18,7 +18,8 @@ import { openDatabase, rowsOf, type Db } from '../db/database.ts';
 import { RETENTION } from '#shared/policy';
 import { notifications, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from '../db/schema.ts';
 import { removeMailFiles } from '../outbox/mail.ts';
-import { deliveryIdsOf, eraseSubject, historyOf, pendingMailTo, purgeExpired, storedView, subjectExport } from '../db/storage.ts';
+import { deliveryIdsOf, eraseSubject, pendingMailTo, purgeExpired, storedView, subjectExport } from '../db/retention.ts';
+import { historyOf } from '../db/privacyAnswers.ts';
 import { askRunningServer } from './teamChannel.ts';
 
 /** A connection for the command line, and how it reached the data. */

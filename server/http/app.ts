@@ -24,7 +24,7 @@ import { mountSite } from './site.ts';
 import { clientKeyOf } from './clientAddress.ts';
 import { DeadlineError, withDeadline } from '../db/deadline.ts';
 import { createSubmissionWriter } from '../db/groupCommit.ts';
-import { sqlStateOf } from '../db/storage.ts';
+import { sqlStateOf } from '../db/submissions.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
 import { confirmVerification, lookUpVerification } from '../db/verificationLinks.ts';
 

@@ -17,7 +17,8 @@ import { leaseMsOf, startOutbox, type Delivery } from '../../server/outbox/sende
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { eraseSubject, mailboxOf, purgeExpired, sha256Hex, subjectExport } from '../../server/db/storage.ts';
+import { eraseSubject, purgeExpired, subjectExport } from '../../server/db/retention.ts';
+import { mailboxOf, sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
 import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';

@@ -1,11 +1,11 @@
 // @vitest-environment node
-// One mailbox rule: server/db/storage.ts `mailboxOf` and its SQL twin `mailbox_of` (migration 0014), which
+// One mailbox rule: server/db/mailbox.ts `mailboxOf` and its SQL twin `mailbox_of` (migration 0014), which
 // stores `submissions.mailbox`, agree on every address, on PGlite and PostgreSQL.
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../server/db/database.ts';
-import { mailboxOf } from '../../server/db/storage.ts';
+import { mailboxOf } from '../../server/db/mailbox.ts';
 import { testEngines } from '../support/database.ts';
 
 /** An address as a visitor might spell one mailbox: any case, dots, a `+tag`, Gmail's two domains. */

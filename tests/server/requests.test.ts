@@ -15,7 +15,7 @@ import { erasures, privacyRecords, submissions } from '../../server/db/schema.ts
 import { type RequestSummary } from '../../server/cli/requests.ts';
 import { TEAM_SOCKET_FILE, TEAM_SOCKET_MODE } from '../../server/cli/teamChannel.ts';
 import { teamCli } from '../support/cli.ts';
-import { acceptSubmission } from '../../server/db/storage.ts';
+import { acceptSubmission } from '../../server/db/submissions.ts';
 import { testEngines } from '../support/database.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';

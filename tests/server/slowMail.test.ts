@@ -14,7 +14,7 @@ import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { mailChannel } from '../../server/outbox/mail.ts';
 import { startOutbox } from '../../server/outbox/sender.ts';
-import { sha256Hex } from '../../server/db/storage.ts';
+import { sha256Hex } from '../../server/db/mailbox.ts';
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until, type Received } from '../support/mailServer.ts';
