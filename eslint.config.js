@@ -9,6 +9,13 @@ const REACT = ['react', 'react-*', '@xstate/react'];
 /** A relative path that climbs out of its folder: use the aliases instead. */
 const ACROSS_FOLDERS = ['../*', '../../*'];
 
+/** What no server file imports: React, the client (`@/`, src/) and the machines' folder by path. */
+const SERVER_OUTSIDE = [...REACT, '@/*', '\\#machines/*', '../src/*', '../machines/*', '../../src/*'];
+/** A sibling server folder, from a file one or two folders deep (outbox/messages/). */
+const up = (folder) => [`../${folder}/*`, `../../${folder}/*`];
+/** The server's entry points (processes), which nothing inside a server folder imports. */
+const ENTRY_POINTS = ['../main', '../main.ts', '../devServer', '../devServer.ts', '../../main', '../../main.ts', '../../devServer', '../../devServer.ts'];
+
 /** One layer's rule: `files` may not import `forbidden` (glob patterns), with `why` as the message. */
 function layer(files, why, forbidden) {
   return {
@@ -59,7 +66,22 @@ export default tseslint.config(
   ]),
   layer(['src/hooks/**/*.{ts,tsx}'], 'hooks import no services, app or pages: side effects go through machines', ['@/services/*', '@/app/*', '@/pages/*', ...ACROSS_FOLDERS]),
   layer(['src/{app,content,forms,config,styles}/**/*.{ts,tsx}', 'src/*.{ts,tsx}'], 'import across folders by alias (@/, #machines/, #shared/)', ACROSS_FOLDERS),
-  layer(['server/**/*.ts'], 'the server imports only #shared and its own modules', [...REACT, '@/*', '\\#machines/*', '../src/*', '../machines/*', '../../src/*']),
+  layer(['server/**/*.ts'], 'the server imports only #shared and its own modules', SERVER_OUTSIDE),
+  // Inside server/, each folder imports only the ones below it (DESIGN.md §1): http/ and cli/ use db/ and
+  // outbox/, outbox/ uses db/, db/ uses neither; http/ and cli/ never each other; no folder the entry points.
+  // A later zone replaces the rule for its files, so each one repeats SERVER_OUTSIDE.
+  layer(['server/http/**/*.ts'], 'server/http/ uses db/, outbox/, config and limits: not cli/ or an entry point', [
+    ...SERVER_OUTSIDE, ...up('cli'), ...ENTRY_POINTS,
+  ]),
+  layer(['server/cli/**/*.ts'], 'server/cli/ uses db/, outbox/, config and limits: not http/ or an entry point', [
+    ...SERVER_OUTSIDE, ...up('http'), ...ENTRY_POINTS,
+  ]),
+  layer(['server/outbox/**/*.ts'], 'server/outbox/ uses db/, config and limits: not http/, cli/ or an entry point', [
+    ...SERVER_OUTSIDE, ...up('http'), ...up('cli'), ...ENTRY_POINTS,
+  ]),
+  layer(['server/db/**/*.ts'], 'server/db/ is the lowest layer: not http/, cli/, outbox/ or an entry point', [
+    ...SERVER_OUTSIDE, ...up('http'), ...up('cli'), ...up('outbox'), ...ENTRY_POINTS,
+  ]),
   layer(['shared/**/*.ts'], 'shared/ is imported by client and server and imports neither', [...REACT, '@/*', '\\#machines/*', '../*']),
   {
     // Playwright fixtures call `use`, which is not React's hook.

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { IP_LOOKUP_URL, SUBMIT_ENDPOINT } from '@/config/site';
 import { VERIFICATION_ENDPOINTS } from '@/services/verification';
 import { UNKNOWN_LINK_ERROR, VERIFICATION_TOKEN_PATTERN, type VerificationAnswer } from '#shared/verification';
-import { checkSubmissionBody } from '../server/submissionSchema';
+import { checkSubmissionBody } from '../server/http/submissionSchema';
 
 /** The IP the mocked lookup service answers (TEST-NET-3, never a real visitor). */
 export const MOCK_CLIENT_IP = '203.0.113.7';
@@ -23,7 +23,7 @@ async function verificationAnswer(request: Request, status: VerificationAnswer['
 
 /**
  * Success paths (DESIGN.md §2). The submission endpoint checks the body with the Sonde server's own
- * schema (server/submissionSchema.ts) and answers as the server does, so a test whose form sends a
+ * schema (server/http/submissionSchema.ts) and answers as the server does, so a test whose form sends a
  * malformed body gets the server's 400, not a silent 201.
  */
 export const handlers = [

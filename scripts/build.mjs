@@ -1,6 +1,6 @@
 // `npm run build`: the client build, then every route of spec §2 prerendered to static HTML.
 //   dist/index.html, dist/privacy.html, … dist/404.html (the not-found page)
-//   dist/_headers, dist/vercel.json: the security headers for static hosts (server/securityHeaders.ts)
+//   dist/_headers, dist/vercel.json: the security headers for static hosts (server/http/securityHeaders.ts)
 //   dist/sitemap.xml, robots.txt, llms.txt, llms-full.txt, .well-known/security.txt, site.webmanifest,
 //   share.png (1200×630), icon-192.png, icon-512.png, apple-touch-icon.png (issue #13)
 //   *.br, *.gz beside every text file, for the Sonde server and hosts that serve precompressed files
@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { build, loadEnv } from 'vite';
-import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../server/securityHeaders.ts';
+import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../server/http/securityHeaders.ts';
 import { ICON_SIZES, renderIcon, renderShareImage } from './images.ts';
 import { llmsFullText, mainOf } from './llmsFull.ts';
 

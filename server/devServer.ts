@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
-import { createApp } from './app.ts';
+import { createApp } from './http/app.ts';
 import { publicOriginOf, readConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { createLogger } from './logger.ts';
 
 /**
- * `npm run dev`: mounts the server's app (server/app.ts) for `/api/*` inside the Vite dev server, so
+ * `npm run dev`: mounts the server's app (server/http/app.ts) for `/api/*` inside the Vite dev server, so
  * that development and production answer with one handler. Vite serves the pages; the API stores
  * into `DATABASE_URL`, else PGlite in `.data/pglite-dev` (not the production `.data/pglite`, which a
  * running `npm start` may hold: PGlite allows one process per directory). The database opens on the

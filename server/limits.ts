@@ -109,7 +109,7 @@ export const NOTIFY_CONCURRENCY = 10;
 /**
  * How much mail one mailbox can be sent by submitting the forms, on top of the per-IP rate limit: the
  * forms must not become a way to fill someone else's mailbox. Counted in the database per mailbox
- * (server/storage.ts `mailboxOf`: case, `+tag`, Gmail's dots and googlemail.com) over `windowMs` (24 h).
+ * (server/db/mailbox.ts `mailboxOf`: case, `+tag`, Gmail's dots and googlemail.com) over `windowMs` (24 h).
  * A request past the limit is stored and announced to the team all the same; an invite acknowledgment
  * is left out, a privacy confirmation waits for the next slot, shared with the requests after it.
  */

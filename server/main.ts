@@ -2,7 +2,7 @@
 // `DATABASE_URL=postgres://… node --import tsx server/main.ts`. Settings: server/config.ts.
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { createApp } from './app.ts';
+import { createApp } from './http/app.ts';
 import { publicOriginOf, readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import {
@@ -13,14 +13,14 @@ import {
   TIMEOUT_CHECK_INTERVAL_MS,
 } from './limits.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { readSecurityHeaders } from './securityHeaders.ts';
+import { readSecurityHeaders } from './http/securityHeaders.ts';
 import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
-import { commandNameOf, runRequests } from './requests.ts';
-import { purgeExpired, requesterExport } from './storage.ts';
-import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './teamChannel.ts';
-import { issueVerificationToken } from './verification.ts';
+import { commandNameOf, runRequests } from './cli/requests.ts';
+import { purgeExpired, requesterExport } from './db/retention.ts';
+import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './cli/teamChannel.ts';
+import { issueVerificationToken } from './db/verificationLinks.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
 export interface RunningServer {
@@ -102,7 +102,7 @@ export async function startServer(
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   // The team's command line on PGlite: only this process may open the directory, so it runs the
-  // commands it is sent, each as one transaction of its own PGlite (server/teamChannel.ts).
+  // commands it is sent, each as one transaction of its own PGlite (server/cli/teamChannel.ts).
   let team: TeamChannel | undefined;
   if (!options.database && 'pgliteDir' in config.database && !config.database.pgliteDir.startsWith('memory://')) {
     const runTeamCommand = async ({ argv, user }: TeamCommand): Promise<TeamAnswer> => {

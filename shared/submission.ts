@@ -112,5 +112,5 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const SUBMITTED_AT_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 
-/** The submission endpoint's path on the Sonde server (server/app.ts); the client's default endpoint. */
+/** The submission endpoint's path on the Sonde server (server/http/submissions.ts); the client's default endpoint. */
 export const SUBMISSIONS_PATH = '/api/submissions';

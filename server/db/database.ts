@@ -200,7 +200,7 @@ const MIGRATION_LOCK_ID = 7_341_902;
  * With `{ pgliteDir }` it opens PGlite there (created on demand; `memory://` keeps nothing), holding
  * the directory's lock ({@link PGLITE_LOCK_FILE}) until `close()`, the directory's mode set to
  * {@link PGLITE_DIR_MODE}. The team's command line reaches a running server's PGlite through the server
- * (server/teamChannel.ts), never by opening the directory a second time.
+ * (server/cli/teamChannel.ts), never by opening the directory a second time.
  * @param options - `lockWaitMs`: how long to wait for a dead process's lock to go stale (default
  *   {@link PGLITE_LOCK_STALE_MS} + 2 s, so that a restart after kill -9 succeeds); `pgliteTemplate`: a
  *   PGlite `dumpDataDir()` tarball that a new PGlite database starts from (the tests start each database

@@ -23,7 +23,7 @@ export const submissions = pgTable(
     /** the submitter's email (`data.workEmail`), lower-cased */
     email: text('email').notNull(),
     /**
-     * the mailbox `email` reaches (`mailbox_of`, server/storage.ts `mailboxOf`: case, `+tag`, Gmail's dots
+     * the mailbox `email` reaches (`mailbox_of`, server/db/mailbox.ts `mailboxOf`: case, `+tag`, Gmail's dots
      * and googlemail.com): what `subject`, `erase` and the per-mailbox mail limits look a person up by
      */
     mailbox: text('mailbox').notNull(),
@@ -45,7 +45,7 @@ export const submissions = pgTable(
     check('submissions_due_at', sql`(${table.kind} = 'privacy') = (${table.dueAt} is not null)`),
     index('submissions_email').on(table.email),
     index('submissions_mailbox').on(table.mailbox),
-    // the rate limit counts a client's submissions of the last window (server/storage.ts)
+    // the rate limit counts a client's submissions of the last window (server/db/submissions.ts)
     index('submissions_client_recent').on(table.clientKey, table.receivedAt),
   ],
 );

@@ -141,10 +141,10 @@ function domainOf(address: string): string {
  * marked as such (`Auto-Submitted: auto-generated`, RFC 3834), so that autoresponders do not answer it.
  * A delivery has {@link MAIL_DELIVERY_DEADLINE_MS}; when the sender aborts it, the SMTP connection is closed.
  * @param siteUrl - the site's public origin, for the links in the messages
- * @param subjectOf - everything stored about one person (server/storage.ts `subjectExport`), read when
+ * @param subjectOf - everything stored about one person (server/db/retention.ts `subjectExport`), read when
  *   a response carries it as an attachment: when it is rendered, so it is what is stored then
  * @param issueToken - a new verification token for a privacy request, or null when it needs none
- *   (server/verification.ts `issueVerificationToken`): called once per request a confirmation covers
+ *   (server/db/verificationLinks.ts `issueVerificationToken`): called once per request a confirmation covers
  *   that needs its requester's identity confirmed, when the confirmation is rendered
  * @param options - `timeouts`: the SMTP time-outs ({@link MAIL_TIMEOUTS} by default; tests shorten them)
  */

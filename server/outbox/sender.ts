@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { rowsOf, type Db } from '../db/database.ts';
-import { withDeadline } from '../deadline.ts';
-import { notifications, privacyRecords, submissions, type MailMessage, type OutboxChannel } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import { claimDeliveries, keepRendered, markConfirmationSent, markDelivered, markFailed, scheduleRetry, type ClaimedDelivery, type Lease } from '../db/deliveries.ts';
+import { withDeadline } from '../db/deadline.ts';
+import type { MailMessage, OutboxChannel } from '../db/schema.ts';
 import {
   NOTIFY_CONCURRENCY,
   NOTIFY_DELIVERY_DEADLINE_MS,
@@ -112,31 +112,6 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-type Claimed = {
-  id: string;
-  locked_until: Date | string;
-  submission_id: string;
-  attempts: number;
-  created_at: Date | string;
-  channel: OutboxChannel;
-  message: MailMessage | null;
-  attach_subject: boolean;
-  kind: SubmissionKind;
-  email: string;
-  outcome: string | null;
-  outcome_reason: string | null;
-  extension_reason: string | null;
-  /** as JSON, which both drivers parse: a raw `text[]` comes back from PGlite as its literal `{a,b}` */
-  request_types: string[] | null;
-  record_due_at: Date | string | null;
-  received_at: Date | string;
-  body: SubmissionBody | string;
-  due_at: Date | string | null;
-  rendered: string | null;
-  /** as JSON: the requests the row covers, oldest first */
-  covered: Array<{ id: string; received_at: string; due_at: string | null; body: SubmissionBody }> | string;
-};
-
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
 
@@ -181,8 +156,8 @@ export function startOutbox(options: {
   let again = false;
   let stopped = false;
 
-  const send = async (row: Claimed, signal: AbortSignal): Promise<void> => {
-    const covered = (typeof row.covered === 'string' ? (JSON.parse(row.covered) as Exclude<Claimed['covered'], string>) : row.covered).map(
+  const send = async (row: ClaimedDelivery, signal: AbortSignal): Promise<void> => {
+    const covered = (typeof row.covered === 'string' ? (JSON.parse(row.covered) as Exclude<ClaimedDelivery['covered'], string>) : row.covered).map(
       (request): CoveredRequest => ({ id: request.id, receivedAt: new Date(request.received_at), dueAt: asDate(request.due_at), body: request.body }),
     );
     const delivery: Delivery = {
@@ -210,10 +185,8 @@ export function startOutbox(options: {
       rendered: row.rendered,
     };
     const about = { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, attempts: row.attempts };
-    // Every bookkeeping update holds only while this sender's lease does: past it, another instance may
-    // have claimed the row, and its outcome is the one that counts.
-    // (compared to the millisecond: the driver's Date has no microseconds)
-    const mine = sql`${notifications.id} = ${row.id} and date_trunc('milliseconds', ${notifications.lockedUntil}) = ${asDate(row.locked_until)!.toISOString()}::timestamptz`;
+    // every bookkeeping update holds only while this lease does (server/db/deliveries.ts)
+    const mine: Lease = { id: row.id, lockedUntil: asDate(row.locked_until)! };
     const channel = channels.get(row.channel)!;
     let problem: string;
     let permanent: boolean;
@@ -226,8 +199,7 @@ export function startOutbox(options: {
           if (channel.render && delivery.rendered === null) {
             // rendered once: kept before it is sent, so that whatever happens next, a retry is this message
             const rendered = await channel.render(delivery);
-            const kept = await db.update(notifications).set({ rendered }).where(sql`${mine} and ${notifications.rendered} is null`).returning({ id: notifications.id });
-            if (kept.length === 0) throw new Error('the lease ended before the message was kept');
+            if (!(await keepRendered(db, mine, rendered))) throw new Error('the lease ended before the message was kept');
             delivery.rendered = rendered;
           }
           aborted.throwIfAborted();
@@ -235,13 +207,10 @@ export function startOutbox(options: {
         })(),
         deadlineOf(channel),
       ).finally(() => deadline.abort());
-      await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null, rendered: null }).where(mine);
+      await markDelivered(db, mine);
       if (row.message === 'privacy-confirmation' && outcome !== 'written') {
         // 11 CCR §7101: the record keeps when the confirmation of receipt went out (a file is not mail)
-        await db
-          .update(privacyRecords)
-          .set({ confirmationSentAt: sql`coalesce(${privacyRecords.confirmationSentAt}, now())` })
-          .where(sql`${privacyRecords.id} in (${sql.join(covered.map((request) => sql`${request.id}::uuid`), sql`, `)})`);
+        await markConfirmationSent(db, covered.map((request) => request.id));
       }
       logger.info(about, 'delivered');
       return;
@@ -252,52 +221,21 @@ export function startOutbox(options: {
     const createdAt = asDate(row.created_at)!;
     if (permanent || Date.now() - createdAt.getTime() >= NOTIFY_GIVE_UP_AFTER_MS) {
       // the kept copy holds a live verification token: cleared once it will never be sent
-      await db.update(notifications).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem, rendered: null }).where(mine);
+      await markFailed(db, mine, problem);
       logger.error({ ...about, problem }, permanent ? 'delivery refused for good' : 'delivery given up after 3 days');
       return;
     }
     const delay = retryDelayMs(row.attempts, Math.random, options.firstRetryMs);
     // the database's clock, the one the claim compares with
-    await db
-      .update(notifications)
-      .set({ nextAttemptAt: sql`now() + make_interval(secs => ${delay / 1000})`, lockedUntil: null, lastError: problem })
-      .where(mine);
+    await scheduleRetry(db, mine, delay, problem);
     logger.warn({ ...about, problem, retryInMs: delay }, 'not delivered; will retry');
   };
 
   /** Claims up to `places` due rows, each under its channel's lease. */
-  const claim = async (places: number): Promise<Claimed[]> => {
-    const leaseSeconds = sql.join(
-      options.channels.map((channel) => sql`when ${channel.name} then ${leaseMsOf(deadlineOf(channel)) / 1000}::float8`),
-      sql` `,
-    );
-    const result = await db.execute(sql`
-      with due as (
-        select id from ${notifications}
-        where delivered_at is null and failed_at is null and next_attempt_at <= now()
-          and (locked_until is null or locked_until < now())
-          and channel in (${sql.join(names.map((name) => sql`${name}`), sql`, `)})
-        order by next_attempt_at
-        limit ${places}
-        for update skip locked
-      ),
-      claimed as (
-        update ${notifications} n set locked_until = now() + make_interval(secs => case n.channel ${leaseSeconds} end), attempts = n.attempts + 1
-        from due where n.id = due.id
-        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject, n.locked_until, n.rendered, n.covers
-      )
-      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered,
-        s.kind, s.email, s.received_at, s.body, s.due_at,
-        r.outcome, r.outcome_reason, r.extension_reason, array_to_json(r.request_types) as request_types, r.due_at as record_due_at,
-        (select coalesce(json_agg(json_build_object('id', cs.id, 'received_at', cs.received_at, 'due_at', coalesce(cr.due_at, cs.due_at), 'body', cs.body)
-                  order by cs.received_at, cs.id), '[]'::json)
-           from ${submissions} cs left join ${privacyRecords} cr on cr.id = cs.id
-           where cs.id = any(coalesce(c.covers, array[c.submission_id]))) as covered
-      from claimed c join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id`);
-    return rowsOf<Claimed>(result);
-  };
+  const claim = (places: number): Promise<ClaimedDelivery[]> =>
+    claimDeliveries(db, places, options.channels.map((channel) => ({ name: channel.name, leaseSeconds: leaseMsOf(deadlineOf(channel)) / 1000 })));
 
-  const start = (row: Claimed) => {
+  const start = (row: ClaimedDelivery) => {
     const controller = new AbortController();
     const sending: Promise<void> = send(row, controller.signal)
       .catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'outbox bookkeeping failed'))

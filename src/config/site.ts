@@ -119,7 +119,7 @@ const env = import.meta.env;
  */
 export const SITE_URL: string = (env.VITE_SITE_URL || 'https://sonde.dev').replace(/\/+$/, '');
 
-/** Spec §7.1: submission endpoint. Defaults to the Sonde server's own path (server/app.ts), served by `npm start` / `npm run dev`. */
+/** Spec §7.1: submission endpoint. Defaults to the Sonde server's own path (server/http/submissions.ts), served by `npm start` / `npm run dev`. */
 export const SUBMIT_ENDPOINT: string = env.VITE_SUBMIT_ENDPOINT || SUBMISSIONS_PATH;
 
 /** Spec §7.2: public IP-lookup service, asked for JSON. */

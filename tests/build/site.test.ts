@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSecurityHeaders } from '../../server/securityHeaders.ts';
+import { readSecurityHeaders } from '../../server/http/securityHeaders.ts';
 
 // `npm run build` as a site owner runs it: the prerendered pages and the headers for every host.
 const outDirs: string[] = [];

@@ -37,7 +37,7 @@ test.describe('every route in a real browser', () => {
       } else {
         expect(response?.status()).toBe(200);
       }
-      // spec-independent hardening (server/securityHeaders.ts): the page runs under a strict policy
+      // spec-independent hardening (server/http/securityHeaders.ts): the page runs under a strict policy
       expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
       await expect(page.getByRole('banner')).toBeVisible();

@@ -31,6 +31,20 @@ describe('layering enforced by lint', () => {
     ['server/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';"],
     ['server/example.ts', "import { postSubmission } from '../src/services/submission';"],
     ['shared/example.ts', "import { PRODUCT_NAME } from '@/config/site';"],
+    // inside server/: each folder only downward (http/, cli/ → outbox/ → db/), no entry point
+    ['server/http/example.ts', "import { runRequests } from '../cli/requests.ts';"],
+    ['server/http/example.ts', "import { startServer } from '../main.ts';"],
+    ['server/http/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';"],
+    ['server/cli/example.ts', "import { createApp } from '../http/app.ts';"],
+    ['server/cli/example.ts', "import { sondeApi } from '../devServer.ts';"],
+    ['server/outbox/example.ts', "import { createApp } from '../http/app.ts';"],
+    ['server/outbox/example.ts', "import { runRequests } from '../cli/requests.ts';"],
+    ['server/outbox/example.ts', "import { startServer } from '../main.ts';"],
+    ['server/outbox/messages/example.ts', "import { createApp } from '../../http/app.ts';"],
+    ['server/db/example.ts', "import { startOutbox } from '../outbox/sender.ts';"],
+    ['server/db/example.ts', "import { createApp } from '../http/app.ts';"],
+    ['server/db/example.ts', "import { runRequests } from '../cli/requests.ts';"],
+    ['server/db/example.ts', "import { startServer } from '../main';"],
   ])('%s may not: %s', async (file, code) => {
     const errors = await layeringErrors(file, `${code}\nexport {};\n`);
     expect(errors).toHaveLength(1);
@@ -44,7 +58,12 @@ describe('layering enforced by lint', () => {
     ['src/utils/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';\nimport type { SubmissionBody } from '#shared/submission';"],
     ['src/estimator/example.ts', "import { monthlyCostUsd } from '@/config/site';\nimport { grouped } from '@/utils/format';"],
     ['src/hooks/useExample.ts', "import { useEffect } from 'react';\nimport { draftFromFormData } from '@/forms/draft';\nimport { prefersReducedMotion } from '@/utils/motion';"],
-    ['server/example.ts', "import { TEXT_LIMITS } from '#shared/submission';\nimport { createApp } from './app.ts';"],
+    ['server/example.ts', "import { TEXT_LIMITS } from '#shared/submission';\nimport { createApp } from './http/app.ts';"],
+    ['server/http/example.ts', "import { sqlStateOf } from '../db/submissions.ts';\nimport { startOutbox } from '../outbox/sender.ts';\nimport { MAX_BODY_BYTES } from '../limits.ts';\nimport { readConfig } from '../config.ts';"],
+    ['server/cli/example.ts', "import { purgeExpired } from '../db/retention.ts';\nimport { removeMailFiles } from '../outbox/mail.ts';\nimport { readConfig } from '../config.ts';"],
+    ['server/outbox/example.ts', "import { rowsOf } from '../db/database.ts';\nimport { NOTIFY_TIMEOUT_MS } from '../limits.ts';"],
+    ['server/outbox/messages/example.ts', "import type { PrivacyOutcome } from '../../db/schema.ts';"],
+    ['server/db/example.ts', "import * as schema from './schema.ts';\nimport { MAIL_LIMITS } from '../limits.ts';"],
   ])('%s may: its allowed imports', async (file, code) => {
     expect(await layeringErrors(file, `${code}\nexport {};\n`)).toEqual([]);
   });

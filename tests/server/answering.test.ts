@@ -9,7 +9,7 @@ import type { Database } from '../../server/db/database.ts';
 import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/main.ts';
-import { TEAM_WRITE_LOCK_ID } from '../../server/requests.ts';
+import { TEAM_WRITE_LOCK_ID } from '../../server/db/teamTransaction.ts';
 import { teamCli } from '../support/cli.ts';
 import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';

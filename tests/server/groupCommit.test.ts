@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../server/db/database.ts';
 import { notifications, submissions } from '../../server/db/schema.ts';
-import { GROUP_COMMIT_MAX_BATCH, createSubmissionWriter } from '../../server/groupCommit.ts';
-import { isRefusedByDatabase } from '../../server/storage.ts';
+import { GROUP_COMMIT_MAX_BATCH, createSubmissionWriter } from '../../server/db/groupCommit.ts';
+import { isRefusedByDatabase } from '../../server/db/submissions.ts';
 import { testEngines } from '../support/database.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 

@@ -9,7 +9,7 @@ import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { checkSubmissionBody } from '../../server/submissionSchema.ts';
+import { checkSubmissionBody } from '../../server/http/submissionSchema.ts';
 import { openPglite } from '../support/database.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { VERIFICATION_LOOKUP_PATH } from '#shared/verification';
 import type { ServerConfig } from '../../server/config.ts';
-import { IPV6_CLIENT_PREFIX_BITS } from '../../server/clientAddress.ts';
+import { IPV6_CLIENT_PREFIX_BITS } from '../../server/http/clientAddress.ts';
 import { DATABASE_ANSWER_TIMEOUT_MS } from '../../server/limits.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';

@@ -14,10 +14,11 @@ import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEO
 import { MAIL_DIR_MODE, MAIL_FILE_MODE, MAIL_TIMEOUTS, mailChannel, type MailTimeouts } from '../../server/outbox/mail.ts';
 import { TEAM_SUBJECT_MAX_LENGTH, teamNewRequest, truncateAtGrapheme } from '../../server/outbox/messages/teamNewRequest.ts';
 import { leaseMsOf, startOutbox, type Delivery } from '../../server/outbox/sender.ts';
-import { issueVerificationToken } from '../../server/verification.ts';
+import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { eraseSubject, mailboxOf, purgeExpired, sha256Hex, subjectExport } from '../../server/storage.ts';
+import { eraseSubject, purgeExpired, subjectExport } from '../../server/db/retention.ts';
+import { mailboxOf, sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
 import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';

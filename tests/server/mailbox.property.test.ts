@@ -1,12 +1,12 @@
 // @vitest-environment node
-// One mailbox rule: server/storage.ts `mailboxOf` and its SQL twin `mailbox_of`
+// One mailbox rule: server/db/mailbox.ts `mailboxOf` and its SQL twin `mailbox_of`
 // (server/db/functions/mailbox_of.sql), which stores `submissions.mailbox`, agree on every address, on
 // PGlite and PostgreSQL.
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../server/db/database.ts';
-import { mailboxOf } from '../../server/storage.ts';
+import { mailboxOf } from '../../server/db/mailbox.ts';
 import { testEngines } from '../support/database.ts';
 
 /** An address as a visitor might spell one mailbox: any case, dots, a `+tag`, Gmail's two domains. */

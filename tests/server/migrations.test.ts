@@ -25,7 +25,8 @@ import {
   type Database,
   type DatabaseLocation,
 } from '../../server/db/database.ts';
-import { connectForTeam, runRequests } from '../../server/requests.ts';
+import { connectForTeam } from '../../server/cli/connect.ts';
+import { runRequests } from '../../server/cli/requests.ts';
 import type { ServerConfig } from '../../server/config.ts';
 import { testEngines } from '../support/database.ts';
 

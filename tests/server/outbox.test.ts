@@ -13,7 +13,7 @@ import { NOTIFY_CONCURRENCY, NOTIFY_FIRST_RETRY_MS, NOTIFY_LEASE_MS, NOTIFY_MAX_
 import { createLogger } from '../../server/logger.ts';
 import { DELIVERY_DEADLINE_MS, leaseMsOf, retryDelayMs, startOutbox, type Channel } from '../../server/outbox/sender.ts';
 import { escapeSlackText, notificationText, webhookChannel } from '../../server/outbox/webhook.ts';
-import { acceptSubmission } from '../../server/storage.ts';
+import { acceptSubmission } from '../../server/db/submissions.ts';
 import { testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';

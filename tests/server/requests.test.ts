@@ -13,10 +13,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, PGLITE_DIR_MODE, type Database } from '../../server/db/database.ts';
 import { erasures, privacyRecords, submissions } from '../../server/db/schema.ts';
-import { type RequestSummary } from '../../server/requests.ts';
-import { TEAM_SOCKET_FILE } from '../../server/teamChannel.ts';
+import { type RequestSummary } from '../../server/cli/requests.ts';
+import { TEAM_SOCKET_FILE } from '../../server/cli/teamChannel.ts';
 import { teamCli } from '../support/cli.ts';
-import { acceptSubmission } from '../../server/storage.ts';
+import { acceptSubmission } from '../../server/db/submissions.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
@@ -334,7 +334,7 @@ describe('the command line beside a running server on PGlite', () => {
     await expect(openDatabase({ pgliteDir }, { lockWaitMs: 0 })).rejects.toThrow(/is in use by another process/);
 
     const cli = (...argv: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', ...argv], {
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', ...argv], {
         env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: pgliteDir },
       });
     // the channel the command line reaches the server by: for the server's user only
@@ -373,7 +373,7 @@ describe('the command line beside a running server on PGlite', () => {
   it('refuses a PGlite directory that holds no database, naming it, and creates nothing', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
     for (const dir of [join(parent, 'mistyped'), parent]) {
-      const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/requests.ts', 'list'], {
+      const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', 'list'], {
         env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: dir },
       }).then(
         () => undefined,
@@ -396,7 +396,7 @@ describe('the command line as a process', () => {
     await database.close();
     // A reader slower than the command, as `| less` or `| ssh …` can be: what the process had not yet
     // written into the pipe when it exited would be lost.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/requests.ts', 'export', '--format', 'json'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', 'export', '--format', 'json'], {
       env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: pgliteDir },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

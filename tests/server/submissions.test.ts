@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, TEXT_LIMITS } from '#shared/submission';
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/http/app.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../../server/limits.ts';

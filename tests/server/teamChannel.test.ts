@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The team's channel to a running server on PGlite (server/teamChannel.ts): its body limit, its
+// The team's channel to a running server on PGlite (server/cli/teamChannel.ts): its body limit, its
 // refusals, and what the command line concludes when nothing listens.
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
@@ -18,7 +18,7 @@ import {
   UNIX_SOCKET_PATH_MAX_BYTES,
   type TeamChannel,
   type TeamCommand,
-} from '../../server/teamChannel.ts';
+} from '../../server/cli/teamChannel.ts';
 
 /** POSTs `body` as it is to the channel in `dir`; resolves with the status. */
 function post(dir: string, body: string): Promise<number> {

@@ -11,7 +11,8 @@ import { notifications, privacyRecords, privacyVerifications } from '../../serve
 import { VERIFICATION_BODY_MAX_BYTES, VERIFICATION_CALLS_PER_MINUTE } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { eraseSubject, purgeExpired, sha256Hex } from '../../server/storage.ts';
+import { eraseSubject, purgeExpired } from '../../server/db/retention.ts';
+import { sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
 import { openPglite, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';

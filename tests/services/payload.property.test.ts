@@ -4,7 +4,7 @@ import { invitePayloadFromFormData } from '@/forms/invitePayload';
 import { ADDITIONAL_DETAILS_MAX_LENGTH, PRIVACY_REQUEST_TYPES, privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
 import { buildSubmissionBody } from '@/services/submission';
 import { TEXT_LIMITS, type ClientMetadata, type InvitePayload } from '#shared/submission';
-import { checkSubmissionBody } from '../../server/submissionSchema';
+import { checkSubmissionBody } from '../../server/http/submissionSchema';
 
 /**
  * Property-based tests (issue #12): whatever a visitor types — any Unicode, empty, or at and past the

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import type { Database } from '../../server/db/database.ts';
-import { runRequests } from '../../server/requests.ts';
+import { runRequests } from '../../server/cli/requests.ts';
 
 /**
- * The team's command line (`npm run requests`, server/requests.ts) on `database()`, in-process:
+ * The team's command line (`npm run requests`, server/cli/requests.ts) on `database()`, in-process:
  * `run(argv, now)` resolves with the exit code; what it printed is in `io.out` / `io.err`, emptied at
  * each run. `user` is who it runs as (`--by`'s default); `mailDir` the server's `.eml` directory.
  */
@@ -32,12 +32,12 @@ export interface CliRun {
 }
 
 /**
- * Runs `server/requests.ts` as `npm run requests` does, in a process of its own, with `env` over this
+ * Runs `server/cli/requests.ts` as `npm run requests` does, in a process of its own, with `env` over this
  * process's environment (`DATABASE_URL: ''` for PGlite). Never rejects: a failure is its exit code.
  */
 export function cliProcess(argv: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'server/requests.ts', ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

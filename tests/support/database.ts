@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import { inject } from 'vitest';
 import type { SubmissionBody } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
-import { acceptSubmission, type AcceptSettings } from '../../server/storage.ts';
+import { acceptSubmission, type AcceptSettings } from '../../server/db/submissions.ts';
 
 /** A database engine the server runs on, and how to open a fresh, empty one of it for a test. */
 export interface TestEngine {

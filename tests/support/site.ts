@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../server/config.ts';
-import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../../server/securityHeaders.ts';
+import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../../server/http/securityHeaders.ts';
 
 /** The headers the stand-in build below was "built" with. */
 export const builtHeaders = securityHeaders({ styleHashes: ['sha256-dGVzdA=='], connectOrigins: ['https://api.ipify.org'] });

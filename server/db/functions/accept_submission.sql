@@ -1,5 +1,5 @@
 -- accept_submission: the whole of POST /api/submissions' storage step (spec §7.1), called by
--- `acceptSubmission` in server/storage.ts, in one statement, so that a stored request and everything
+-- `acceptSubmission` in server/db/submissions.ts, in one statement, so that a stored request and everything
 -- written with it land together or not at all. A PL/pgSQL function rather than statements sent by the
 -- app: its plans are prepared once per connection, which tripled the accepted submissions per second on
 -- PGlite (1,130/s → 3,515/s, 20 concurrent callers, no HTTP), where every statement sent by the app is

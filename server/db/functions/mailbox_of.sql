@@ -1,4 +1,4 @@
--- mailbox_of: the mailbox an address reaches, the rule of `mailboxOf` in server/storage.ts (a property
+-- mailbox_of: the mailbox an address reaches, the rule of `mailboxOf` in server/db/mailbox.ts (a property
 -- test checks that both agree): lower case; the local part without its `+` sub-address (RFC 5233); at
 -- gmail.com and googlemail.com, one mailbox: without the local part's dots, at gmail.com.
 -- accept_submission stores it in submissions.mailbox and counts the per-mailbox mail limits by it.

@@ -16,7 +16,7 @@ const PAGE_CACHE = 'no-cache';
  *   the `Host` header never writes an address a (cached) redirect sends visitors to;
  * - any other path → `404.html` with status 404, including a missing `/assets/…` file;
  * - `Cache-Control`: immutable for `/assets/*`, `no-cache` for pages and other files;
- * - the security headers (server/securityHeaders.ts) on every HTML response;
+ * - the security headers (server/http/securityHeaders.ts) on every HTML response;
  * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them.
  */
 export function mountSite<E extends Env>(app: Hono<E>, options: { distDir: string; htmlHeaders: Record<string, string> }): void {

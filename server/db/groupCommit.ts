@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Db } from './db/database.ts';
-import { acceptSubmissions, isRefusedByDatabase, type AcceptInput, type AcceptOutcome, type AcceptSettings } from './storage.ts';
+import type { Db } from './database.ts';
+import { acceptSubmissions, isRefusedByDatabase, type AcceptInput, type AcceptOutcome, type AcceptSettings } from './submissions.ts';
 
 /**
  * Most submissions written by one statement (one commit): bounds a statement's size to 64 bodies of at
@@ -24,7 +24,7 @@ export interface SubmissionWriter {
 /**
  * Group commit, for the API budget of DESIGN.md §4: while one statement is under way, the submissions
  * that arrive wait, and once it ends they are all written by the next statement, in one transaction
- * (server/storage.ts): one round trip and one commit (one WAL flush) for the lot instead of one each.
+ * (server/db/submissions.ts): one round trip and one commit (one WAL flush) for the lot instead of one each.
  * The busier the server, the larger the batches. An idle server writes a submission at once (after the
  * current I/O callbacks, `setImmediate`), so a lone visitor waits for nothing. Nothing is answered
  * before its row is committed.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TEXT_LIMITS, type SubmissionBody } from '#shared/submission';
 import { normalizeText, textProblem, type TextRuleOptions } from '#shared/text';
-import { SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from './limits.ts';
+import { SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../limits.ts';
 
 /**
  * A text field under the one text rule of shared/text.ts: NFC-normalised first (so the length is

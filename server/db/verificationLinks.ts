@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { VERIFICATION_TOKEN_BYTES, VERIFICATION_TOKEN_PATTERN, type VerificationAnswer } from '#shared/verification';
 import type { PrivacyRequestType } from '#shared/submission';
-import { rowsOf, type Db } from './db/database.ts';
-import { privacyRecords, privacyVerifications } from './db/schema.ts';
-import { sha256Hex } from './storage.ts';
+import { rowsOf, type Db } from './database.ts';
+import { privacyRecords, privacyVerifications } from './schema.ts';
+import { sha256Hex } from './mailbox.ts';
 
 // Verification links of privacy requests (11 CCR §7060, §7062; issue #27). A link carries a token of
 // 32 random bytes; the database keeps only its SHA-256, so a copy of the database confirms nobody.

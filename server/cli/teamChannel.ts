@@ -1,6 +1,6 @@
 // The team's command line and a running server on PGlite: PGlite is one process per data directory,
 // so while a server holds the directory, `npm run requests` asks that server to run the command. The
-// server runs it in-process, as one transaction of its own PGlite (server/requests.ts), so no other
+// server runs it in-process, as one transaction of its own PGlite (server/cli/requests.ts), so no other
 // session's statements come between the command's reads and writes. The channel is a unix socket in
 // the data directory, which only the server's user can enter (PGLITE_DIR_MODE) and only it can open.
 import { chmod, rm } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { textProblem } from '#shared/text';
-import { TIMEOUT_CHECK_INTERVAL_MS } from './limits.ts';
+import { TIMEOUT_CHECK_INTERVAL_MS } from '../limits.ts';
 
 /** The unix socket of the team's channel, inside PGlite's data directory. */
 export const TEAM_SOCKET_FILE = '.sonde-team.sock';

@@ -1,0 +1,57 @@
+import { InvalidArgumentError, Option } from 'commander';
+import { z } from 'zod';
+import { textProblem } from '#shared/text';
+
+/** A request id as `list` prints it: a UUID (anything else is no request, without asking the database). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Exit with a code and a one-line message (1: not found, 2: bad arguments). */
+export class ExitError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+export function kindOption() {
+  return new Option('--kind <kind>', 'only invite or privacy requests').choices(['invite', 'privacy']);
+}
+
+/** A calendar date as `YYYY-MM-DD`: zod's check knows month lengths and leap years (`2026-02-30` is refused). */
+const calendarDate = z.iso.date();
+
+export function isoDate(value: string): string {
+  if (!calendarDate.safeParse(value).success) throw new InvalidArgumentError('expected a date as YYYY-MM-DD that exists.');
+  return value;
+}
+
+/** A one-line text the team writes into a record or a mail: the text rule of shared/text.ts, as for visitors. */
+export function oneLineText(value: string): string {
+  const problem = textProblem(value, { required: true });
+  if (problem) throw new InvalidArgumentError(`the text ${problem}.`);
+  return value.normalize('NFC');
+}
+
+/**
+ * Anything written like an email address, looked for in the NFKC form of a text (so a full-width `＠`
+ * or a small `﹫` is an `@`), with or without spaces around the `@` (`ada @ example.com`), and a domain
+ * with a dot after it, so that "denied under §7062 @ 5pm" is a reason, not an address.
+ */
+const EMAIL_LIKE = /[^\s@]+\s*@\s*[^\s@]+\.[^\s@.]+/u;
+
+/**
+ * A reason kept in the record of 11 CCR §7101, which outlives `erase`: one-line text without an email
+ * address ({@link EMAIL_LIKE}), so that the record holds nothing that names the person.
+ */
+export function recordReason(value: string): string {
+  const text = oneLineText(value);
+  if (EMAIL_LIKE.test(text.normalize('NFKC'))) throw new InvalidArgumentError('the reason is kept after the request is erased: leave out any email address.');
+  return text;
+}
+
+export function email(value: string): string {
+  if (!/^[^\s@]+@[^\s@]+$/.test(value.trim())) throw new InvalidArgumentError('expected an email address.');
+  return value.trim().toLowerCase();
+}

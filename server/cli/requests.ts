@@ -1,0 +1,159 @@
+// `npm run requests -- <command>`: the team's command line over the stored requests.
+// It reads the same database as the server: `DATABASE_URL`, else PGlite in `SONDE_PGLITE_DIR`
+// (default .data/pglite); while a server holds that directory, the server runs the command
+// (server/cli/teamChannel.ts). Each command is one transaction.
+import { userInfo } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { readConfig, type ServerConfig } from '../config.ts';
+import { inTeamTransaction } from '../db/teamTransaction.ts';
+import { ExitError } from './arguments.ts';
+import { connectForTeam, type TeamConnection } from './connect.ts';
+import type { CommandContext } from './context.ts';
+import { addDoneCommand } from './done.ts';
+import { addPrivacyCommands } from './privacyAnswers.ts';
+import { addReadCommands } from './read.ts';
+import { addRetentionCommands } from './retention.ts';
+import { askRunningServer } from './teamChannel.ts';
+
+export type { RequestSummary } from './summary.ts';
+
+/**
+ * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>` (invite
+ * requests), `verify <id>`, `respond <id>` and `extend <id>` (privacy requests), `subject --email`, `erase --email`,
+ * `purge`. `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the
+ * outbox in one statement; the running server sends it.
+ * @param io - `connect`: opens the database once a command runs; `now`: the clock for days left;
+ *   `user`: who marks a request done by default
+ * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
+ */
+export function requestsProgram(io: {
+  connect: () => Promise<TeamConnection>;
+  out: (text: string) => void;
+  now: () => Date;
+  user: string;
+  /** `SONDE_MAIL_DIR`: where the server writes mail without SMTP; `erase` and `purge` delete the person's files there */
+  mailDir?: string;
+}): Command {
+  const withDb: CommandContext['withDb'] = async (mode, work) => {
+    const connection = await io.connect();
+    try {
+      return await inTeamTransaction(connection.db, mode, work);
+    } finally {
+      await connection.close();
+    }
+  };
+  const context: CommandContext = { io, withDb };
+  const program = new Command('requests')
+    .description("Sonde's stored invite and privacy requests: read, export, and mark them handled.")
+    .showHelpAfterError(false);
+  addReadCommands(program, context);
+  addDoneCommand(program, context);
+  addPrivacyCommands(program, context);
+  addRetentionCommands(program, context);
+  return program;
+}
+
+/**
+ * Runs the command line on `argv` (the arguments after `requests`).
+ * @returns the exit code: 0, 1 for an unknown id or an unreachable database, 2 for bad arguments
+ */
+export async function runRequests(
+  argv: string[],
+  io: {
+    connect: () => Promise<TeamConnection>;
+    out: (text: string) => void;
+    err: (text: string) => void;
+    now?: () => Date;
+    user?: string;
+    mailDir?: string;
+  },
+): Promise<number> {
+  const program = requestsProgram({
+    connect: io.connect,
+    out: io.out,
+    now: io.now ?? (() => new Date()),
+    user: io.user ?? userInfo().username,
+    ...(io.mailDir ? { mailDir: io.mailDir } : {}),
+  });
+  program.exitOverride();
+  program.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
+  for (const command of program.commands) {
+    command.exitOverride();
+    command.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof ExitError) {
+      io.err(error.message);
+      return error.code;
+    }
+    if (error instanceof CommanderError) {
+      // help and version are not errors; commander has already printed its one-line message
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version' ? 0 : 2;
+    }
+    io.err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
+
+let commandNames: Set<string> | undefined;
+
+/**
+ * The command `argv` names, for a log line: its first argument when that is one of the commands, else
+ * `unknown` (a mistyped first argument may be an email address, which no log line may hold).
+ */
+export function commandNameOf(argv: string[]): string {
+  commandNames ??= new Set(
+    requestsProgram({ connect: () => Promise.reject(new Error('not connected')), out: () => {}, now: () => new Date(), user: '' }).commands.map((command) => command.name()),
+  );
+  const [first] = argv;
+  return first !== undefined && commandNames.has(first) ? first : 'unknown';
+}
+
+/**
+ * The command line as `npm run requests` runs it. With PGlite, while a server holds the directory and
+ * answers on its team channel (server/cli/teamChannel.ts), the server runs the command and this prints its
+ * answer; otherwise the command runs here (PostgreSQL, or PGlite's directory opened under its lock).
+ * @returns the exit code, as {@link runRequests}; 1 when the server was reached but did not answer
+ */
+export async function runTeamCommandLine(
+  config: ServerConfig,
+  argv: string[],
+  io: { out: (text: string) => void; err: (text: string) => void; user?: string },
+): Promise<number> {
+  const user = io.user ?? userInfo().username;
+  if ('pgliteDir' in config.database) {
+    let answer;
+    try {
+      answer = await askRunningServer(config.database.pgliteDir, { argv, user });
+    } catch (error) {
+      io.err((error as Error).message);
+      return 1;
+    }
+    if (answer) {
+      answer.out.forEach(io.out);
+      answer.err.forEach(io.err);
+      return answer.code;
+    }
+  }
+  return runRequests(argv, { connect: () => connectForTeam(config), mailDir: config.mail.emlDir, user, out: io.out, err: io.err });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  let config: ServerConfig;
+  try {
+    config = readConfig();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  // The exit code is set, not forced: process.exit() would cut what stdout still holds for a pipe
+  // (`requests -- export | wc -c` stopped at 64 KiB); the process ends once its output is written.
+  process.exitCode = await runTeamCommandLine(config, process.argv.slice(2), {
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
+}

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { RETENTION } from '#shared/policy';
+import { deliveryIdsOf, eraseSubject, pendingMailTo, purgeExpired, subjectExport } from '../db/retention.ts';
+import { removeMailFiles } from '../outbox/mail.ts';
+import { email, ExitError } from './arguments.ts';
+import type { CommandContext } from './context.ts';
+import { jsonForTerminal } from './terminal.ts';
+
+/** `subject --email`, `erase --email` and `purge`: a person's data (Access/Know, Delete) and the retention periods. */
+export function addRetentionCommands(program: Command, { io, withDb }: CommandContext): void {
+  program
+    .command('subject')
+    .description('every stored request and notification of one person, as JSON: the answer to an Access/Know or Data Portability request')
+    .requiredOption('--email <email>', 'the email the requests were sent with (any case, +tag or Gmail spelling: one mailbox)', email)
+    .action(async (options: { email: string }) => {
+      io.out(jsonForTerminal(await withDb('read', (db) => subjectExport(db, options.email))));
+    });
+
+  program
+    .command('erase')
+    .description('deletes every stored request of one person, keeping only an erasure record (hashed email, time, count): a Delete request')
+    .requiredOption('--email <email>', 'the email the requests were sent with (any case, +tag or Gmail spelling: one mailbox)', email)
+    .option('--force', 'erase even though mail to this person is still waiting to be sent (it is then never sent)')
+    .action(async (options: { email: string; force?: boolean }) => {
+      const { count, deliveries } = await withDb('write', async (db) => {
+        const pending = await pendingMailTo(db, options.email);
+        if (pending > 0 && !options.force) {
+          throw new ExitError(
+            `${pending} mail(s) to ${options.email} not sent yet (the answer to their request, say): erase once the server has sent them, or add --force`,
+            1,
+          );
+        }
+        return { deliveries: await deliveryIdsOf(db, options.email), count: await eraseSubject(db, options.email) };
+      });
+      // the .eml copies of their mail, if any: once the rows are gone for good (committed)
+      if (io.mailDir) await removeMailFiles(io.mailDir, deliveries);
+      io.out(`erased ${count} request${count === 1 ? '' : 's'} of ${options.email}; kept an erasure record (SHA-256 of the email, time, count)`);
+    });
+
+  program
+    .command('purge')
+    .description(
+      `deletes what the privacy policy's retention periods have passed: invite requests after ${RETENTION.applicationMonths} months, privacy requests after ${RETENTION.privacyRequestRecordMonths}`,
+    )
+    .action(async () => {
+      const gone = await withDb('write', (db) => purgeExpired(db, io.now()));
+      if (io.mailDir) await removeMailFiles(io.mailDir, gone.deliveryIds);
+      io.out(
+        `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months, ` +
+          `${gone.privacy} privacy request(s) and ${gone.records} privacy record(s) older than ${RETENTION.privacyRequestRecordMonths} months, ` +
+          `${gone.verificationLinks} verification link(s) of requests answered or past due`,
+      );
+    });
+}

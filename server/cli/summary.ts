@@ -1,0 +1,64 @@
+import { VERIFIED_REQUEST_TYPES, type SubmissionKind } from '#shared/submission';
+import type { privacyRecords, PrivacyOutcome, submissions } from '../db/schema.ts';
+
+/** A request as the command line shows it: `list --json` and `export --format json` print these. */
+export interface RequestSummary {
+  id: string;
+  kind: SubmissionKind;
+  /** ISO 8601 */
+  receivedAt: string;
+  fullName: string;
+  email: string;
+  company: string;
+  status: 'open' | 'done';
+  /** privacy requests only: ISO 8601, received + 45 days */
+  dueAt?: string;
+  /** privacy requests still open: whole days until `dueAt`, negative when overdue */
+  daysLeft?: number;
+  handledAt?: string;
+  handledBy?: string;
+  note?: string;
+  /** privacy requests: whether the requester's identity is confirmed (11 CCR §7060); `not needed` for an opt-out */
+  verification?: 'verified' | 'unverified' | 'not needed';
+  /** privacy requests answered with `respond`: complied, denied or partly */
+  outcome?: PrivacyOutcome;
+}
+
+export type Row = typeof submissions.$inferSelect;
+export type PrivacyRecord = typeof privacyRecords.$inferSelect;
+
+/** Whether a privacy request's identity check is done, due, or not needed (only opt-out or other types). */
+export function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['verification']> {
+  if (record.verifiedAt) return 'verified';
+  return record.requestTypes.some((type) => (VERIFIED_REQUEST_TYPES as readonly string[]).includes(type)) ? 'unverified' : 'not needed';
+}
+
+const DAY_MS = 86_400_000;
+
+/** A stored request as `list`, `show` and `export` show it, with its days left at `now`. */
+export function summary(row: Row, now: Date, record?: PrivacyRecord | null): RequestSummary {
+  const status = row.handledAt ? 'done' : 'open';
+  return {
+    id: row.id,
+    kind: row.kind,
+    receivedAt: row.receivedAt.toISOString(),
+    fullName: row.body.data.fullName,
+    email: row.email,
+    company: row.body.data.companyName,
+    status,
+    ...(row.dueAt ? { dueAt: row.dueAt.toISOString() } : {}),
+    ...(row.dueAt && status === 'open' ? { daysLeft: Math.ceil((row.dueAt.getTime() - now.getTime()) / DAY_MS) } : {}),
+    ...(row.handledAt ? { handledAt: row.handledAt.toISOString(), handledBy: row.handledBy ?? '', note: row.handledNote ?? '' } : {}),
+    ...(record ? { verification: verificationOf(record) } : {}),
+    ...(record?.outcome ? { outcome: record.outcome } : {}),
+  };
+}
+
+/** The due column of `list`: the due date, and the days left or overdue. */
+export function dueText(request: RequestSummary): string {
+  if (!request.dueAt) return '';
+  const due = request.dueAt.slice(0, 10);
+  if (request.daysLeft === undefined) return `due ${due}`;
+  if (request.daysLeft < 0) return `OVERDUE since ${due} (${-request.daysLeft} d)`;
+  return `due ${due} (${request.daysLeft} d left)`;
+}

@@ -1,0 +1,110 @@
+import { sql } from 'drizzle-orm';
+import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import { rowsOf, type Db } from './database.ts';
+import { notifications, privacyRecords, submissions, type MailMessage, type OutboxChannel } from './schema.ts';
+
+/** A delivery the outbox claimed, with what its message needs (the columns as the drivers return them). */
+export type ClaimedDelivery = {
+  id: string;
+  locked_until: Date | string;
+  submission_id: string;
+  attempts: number;
+  created_at: Date | string;
+  channel: OutboxChannel;
+  message: MailMessage | null;
+  attach_subject: boolean;
+  kind: SubmissionKind;
+  email: string;
+  outcome: string | null;
+  outcome_reason: string | null;
+  extension_reason: string | null;
+  /** as JSON, which both drivers parse: a raw `text[]` comes back from PGlite as its literal `{a,b}` */
+  request_types: string[] | null;
+  record_due_at: Date | string | null;
+  received_at: Date | string;
+  body: SubmissionBody | string;
+  due_at: Date | string | null;
+  rendered: string | null;
+  /** as JSON: the requests the row covers, oldest first */
+  covered: Array<{ id: string; received_at: string; due_at: string | null; body: SubmissionBody }> | string;
+};
+
+/**
+ * Claims up to `places` due deliveries of these channels (`for update skip locked`, so many senders never
+ * claim one row twice), each under its channel's lease, and counts the attempt.
+ * @param channels - each channel's name and lease, in seconds
+ */
+export async function claimDeliveries(db: Db, places: number, channels: Array<{ name: string; leaseSeconds: number }>): Promise<ClaimedDelivery[]> {
+  const names = channels.map((channel) => channel.name);
+  const leaseSeconds = sql.join(
+    channels.map((channel) => sql`when ${channel.name} then ${channel.leaseSeconds}::float8`),
+    sql` `,
+  );
+    const result = await db.execute(sql`
+      with due as (
+        select id from ${notifications}
+        where delivered_at is null and failed_at is null and next_attempt_at <= now()
+          and (locked_until is null or locked_until < now())
+          and channel in (${sql.join(names.map((name) => sql`${name}`), sql`, `)})
+        order by next_attempt_at
+        limit ${places}
+        for update skip locked
+      ),
+      claimed as (
+        update ${notifications} n set locked_until = now() + make_interval(secs => case n.channel ${leaseSeconds} end), attempts = n.attempts + 1
+        from due where n.id = due.id
+        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject, n.locked_until, n.rendered, n.covers
+      )
+      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered,
+        s.kind, s.email, s.received_at, s.body, s.due_at,
+        r.outcome, r.outcome_reason, r.extension_reason, array_to_json(r.request_types) as request_types, r.due_at as record_due_at,
+        (select coalesce(json_agg(json_build_object('id', cs.id, 'received_at', cs.received_at, 'due_at', coalesce(cr.due_at, cs.due_at), 'body', cs.body)
+                  order by cs.received_at, cs.id), '[]'::json)
+           from ${submissions} cs left join ${privacyRecords} cr on cr.id = cs.id
+           where cs.id = any(coalesce(c.covers, array[c.submission_id]))) as covered
+      from claimed c join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id`);
+    return rowsOf<ClaimedDelivery>(result);
+}
+
+/** A claimed delivery under this sender's lease: every bookkeeping update holds only while the lease does. */
+export interface Lease {
+  id: string;
+  lockedUntil: Date;
+}
+
+// Past the lease another instance may have claimed the row, and its outcome is the one that counts
+// (compared to the millisecond: the driver's Date has no microseconds).
+const mine = (lease: Lease) =>
+  sql`${notifications.id} = ${lease.id} and date_trunc('milliseconds', ${notifications.lockedUntil}) = ${lease.lockedUntil.toISOString()}::timestamptz`;
+
+/** Keeps a delivery's rendered message before it is sent. @returns false when the lease ended (or one was kept already) */
+export async function keepRendered(db: Db, lease: Lease, rendered: string): Promise<boolean> {
+  const kept = await db.update(notifications).set({ rendered }).where(sql`${mine(lease)} and ${notifications.rendered} is null`).returning({ id: notifications.id });
+  return kept.length > 0;
+}
+
+/** A delivery sent: done, its kept copy cleared. */
+export async function markDelivered(db: Db, lease: Lease): Promise<void> {
+  await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null, rendered: null }).where(mine(lease));
+}
+
+/** 11 CCR §7101: the records of these requests keep when their confirmation of receipt first went out. */
+export async function markConfirmationSent(db: Db, requestIds: string[]): Promise<void> {
+  await db
+    .update(privacyRecords)
+    .set({ confirmationSentAt: sql`coalesce(${privacyRecords.confirmationSentAt}, now())` })
+    .where(sql`${privacyRecords.id} in (${sql.join(requestIds.map((id) => sql`${id}::uuid`), sql`, `)})`);
+}
+
+/** A delivery given up: failed with its problem; the kept copy (it may hold a live verification token) cleared. */
+export async function markFailed(db: Db, lease: Lease, problem: string): Promise<void> {
+  await db.update(notifications).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem, rendered: null }).where(mine(lease));
+}
+
+/** A delivery to try again `delayMs` from now, by the database's clock (the one the claim compares with). */
+export async function scheduleRetry(db: Db, lease: Lease, delayMs: number, problem: string): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ nextAttemptAt: sql`now() + make_interval(secs => ${delayMs / 1000})`, lockedUntil: null, lastError: problem })
+    .where(mine(lease));
+}

@@ -1,0 +1,160 @@
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { RETENTION } from '#shared/policy';
+import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import { rowsOf, type Db } from './database.ts';
+import { erasures, mailQuota, notifications, privacyRecords, privacyVerifications, submissions } from './schema.ts';
+import { MAIL_LIMITS } from '../limits.ts';
+import { mailboxOf, sha256Hex } from './mailbox.ts';
+import { historyOf } from './privacyAnswers.ts';
+
+/**
+ * Deletes every request stored under the mailbox of `email` ({@link mailboxOf}: any case, `+tag` or
+ * Gmail spelling) and, in the same statement, keeps an erasure record: SHA-256 of the mailbox, the
+ * time, the count. What a Delete request needs.
+ * @returns how many requests were deleted (0 is recorded too: the request was carried out)
+ */
+export async function eraseSubject(db: Db, email: string): Promise<number> {
+  const mailbox = mailboxOf(email);
+  const result = await db.execute(sql`
+    with gone as (delete from ${submissions} where mailbox = ${mailbox}::text returning 1),
+    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(mailbox)}::text)
+    insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(mailbox)}::text, count(*)::int from gone
+    returning submissions`);
+  return Number(rowsOf<{ submissions: number }>(result)[0]?.submissions ?? 0);
+}
+
+/**
+ * Deletes what the privacy policy's retention periods have passed at `now` (src/content/privacyPolicy.ts,
+ * shared/policy.ts): invite requests received more than 18 months before, privacy-request records more
+ * than 24 months before; and the verification links of privacy requests answered or past due.
+ * @returns how many of each were deleted
+ */
+export async function purgeExpired(
+  db: Db,
+  now: Date,
+): Promise<{ invite: number; privacy: number; records: number; verificationLinks: number; deliveryIds: string[] }> {
+  const monthsBefore = (months: number) => sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`;
+  const expired = or(
+    and(eq(submissions.kind, 'invite'), lt(submissions.receivedAt, monthsBefore(RETENTION.applicationMonths))),
+    and(eq(submissions.kind, 'privacy'), lt(submissions.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths))),
+  );
+  // the deliveries that go with them (the caller deletes their .eml files)
+  const deliveries = await db.select({ id: notifications.id }).from(notifications).innerJoin(submissions, eq(submissions.id, notifications.submissionId)).where(expired);
+  const gone = await db.delete(submissions).where(expired).returning({ kind: submissions.kind });
+  // The records of 11 CCR §7101 outlive an erased request, not the 24 months.
+  // what the per-address mail limits count is of no use after a day
+  await db.delete(mailQuota).where(lt(mailQuota.sentAt, sql`${now.toISOString()}::timestamptz - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`));
+  // verification links that can no longer confirm anything: their request answered, or past its due date
+  const spent = await db.execute(sql`
+    delete from ${privacyVerifications} v using ${privacyRecords} r
+    where r.id = v.request_id and (r.responded_at is not null or r.due_at <= ${now.toISOString()}::timestamptz)
+    returning v.token_sha256`);
+  const records = await db
+    .delete(privacyRecords)
+    .where(lt(privacyRecords.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths)))
+    .returning({ id: privacyRecords.id });
+  return {
+    invite: gone.filter((r) => r.kind === 'invite').length,
+    privacy: gone.filter((r) => r.kind === 'privacy').length,
+    records: records.length,
+    verificationLinks: rowsOf(spent).length,
+    deliveryIds: deliveries.map((d) => d.id),
+  };
+}
+
+/** A stored row as the team's tools and the subject export show it: everything but the rate limit's IP hash and the checksum. */
+export function storedView(row: typeof submissions.$inferSelect): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
+}
+
+/**
+ * Everything stored about one person, by the mailbox of an email ({@link mailboxOf}: any case, `+tag`
+ * or Gmail spelling): every request with its metadata, and every
+ * delivery the requests caused. What an Access/Know or Data Portability request is answered with
+ * (`npm run requests -- subject`, and the attachment of `respond --attach-subject`).
+ */
+export async function subjectExport(db: Db, email: string): Promise<{ email: string; requests: Array<Record<string, unknown>>; notifications: unknown[] }> {
+  const normalized = email.trim().toLowerCase();
+  const rows = await db.select().from(submissions).where(eq(submissions.mailbox, mailboxOf(email))).orderBy(desc(submissions.receivedAt));
+  const sent = await db
+    .select({ notification: notifications })
+    .from(notifications)
+    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .where(eq(submissions.mailbox, mailboxOf(email)));
+  // a mail not delivered yet is kept rendered, with a live verification link: not for the team's terminal
+  return { email: normalized, requests: rows.map(storedView), notifications: sent.map(({ notification }) => ({ ...notification, rendered: undefined })) };
+}
+
+/** The ids of every delivery of the requests stored under the mailbox of `email` ({@link mailboxOf}): `erase` deletes their .eml files. */
+export async function deliveryIdsOf(db: Db, email: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .where(eq(submissions.mailbox, mailboxOf(email)));
+  return rows.map((row) => row.id);
+}
+
+/** How many mails to the mailbox of `email` ({@link mailboxOf}) are still waiting in the outbox: `erase` would delete them unsent. */
+export async function pendingMailTo(db: Db, email: string): Promise<number> {
+  const rows = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .where(
+      and(
+        eq(submissions.mailbox, mailboxOf(email)),
+        eq(notifications.channel, 'mail'),
+        sql`${notifications.message} <> 'team-new-request'`,
+        isNull(notifications.deliveredAt),
+        isNull(notifications.failedAt),
+      ),
+    );
+  return rows.length;
+}
+
+/** One request as its requester is sent it: what they gave, when, and what was done with it. */
+export interface RequesterRequest {
+  id: string;
+  kind: SubmissionKind;
+  /** ISO 8601 */
+  receivedAt: string;
+  /** privacy requests: when the answer is due (ISO 8601) */
+  dueAt?: string;
+  /** when the request was handled (ISO 8601); absent while open */
+  handledAt?: string;
+  /** every field they sent (spec §7.1), metadata included */
+  data: SubmissionBody['data'];
+  /** privacy requests: the record of 11 CCR §7101, oldest first, without the team member's name */
+  history?: Array<Record<string, string>>;
+}
+
+/**
+ * What a requester is sent as their data (`respond --attach-subject`: the answer to Access/Know, 11 CCR
+ * §7024, or Data Portability): the requests {@link subjectExport} finds for their email, each with every
+ * field they sent, when it was received, due and handled, and its record of §7101 (what was done and
+ * when). Not the team's bookkeeping: no team member's name (`handledBy`, `respondedBy`), no team note,
+ * no idempotency key or hashes, no outbox rows.
+ */
+export async function requesterExport(db: Db, email: string): Promise<{ email: string; requests: RequesterRequest[] }> {
+  const subject = await subjectExport(db, email);
+  const rows = subject.requests as unknown as Array<typeof submissions.$inferSelect>;
+  const ids = rows.map((row) => row.id);
+  const records = ids.length ? await db.select().from(privacyRecords).where(inArray(privacyRecords.id, ids)) : [];
+  const recordOf = new Map(records.map((record) => [record.id, record]));
+  return {
+    email: subject.email,
+    requests: rows.map((row) => {
+      const record = recordOf.get(row.id);
+      return {
+        id: row.id,
+        kind: row.kind,
+        receivedAt: row.receivedAt.toISOString(),
+        ...(row.dueAt ? { dueAt: (record?.dueAt ?? row.dueAt).toISOString() } : {}),
+        ...(row.handledAt ? { handledAt: row.handledAt.toISOString() } : {}),
+        data: row.body.data,
+        ...(record ? { history: historyOf(record, { withTeam: false }) } : {}),
+      };
+    }),
+  };
+}

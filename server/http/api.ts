@@ -1,0 +1,70 @@
+import type { Context } from 'hono';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+
+/** What {@link createApp} needs. Everything but `database` and `logger` has a default. */
+export interface AppOptions {
+  database: Database;
+  logger: Logger;
+  /** the prerendered site (scripts/build.mjs) with the headers it was built with; absent: API only */
+  site?: { distDir: string; htmlHeaders: Record<string, string> };
+  /** submissions per client IP per minute before 429 (`SONDE_RATE_LIMIT_PER_MINUTE`) */
+  rateLimitPerMinute?: number;
+  /**
+   * behind a load balancer (`SONDE_TRUST_PROXY`): the client IP is the `trustedProxyHops`-th
+   * `X-Forwarded-For` entry from the right, the one the first trusted proxy appended
+   */
+  trustProxy?: boolean;
+  /** `SONDE_TRUSTED_PROXY_HOPS`: proxies in front of the server that append to `X-Forwarded-For`; default 1 */
+  trustedProxyHops?: number;
+  /**
+   * the site's origin as visitors reach it (server/config.ts `publicOriginOf`), always allowed to POST;
+   * a function when it is known only once the server listens. Never read from a request header.
+   */
+  publicOrigin: string | (() => string);
+  /** more origins allowed to POST (`SONDE_ALLOWED_ORIGINS`) */
+  allowedOrigins?: string[];
+  /** how long a request waits for the database before 503 (`DATABASE_ANSWER_TIMEOUT_MS` (server/limits.ts); tests shorten it) */
+  databaseTimeoutMs?: number;
+  /** submissions handled at once, counted once their body has arrived, before 503 */
+  maxConcurrentSubmissions?: number;
+  /** bodies one client address may be sending at once before 429 */
+  maxUploadsPerClient?: number;
+  /** the server's clock, for the `submittedAt` window; tests fix it */
+  now?: () => Date;
+  /**
+   * the outbox (server/outbox/sender.ts), woken after each stored submission, and which deliveries each
+   * stored submission gets in the same statement: the webhook's announcement, the requester's mail
+   * (acknowledgment or confirmation), the team's mail
+   */
+  outbox?: { kick(): void; webhook: boolean; requesterMail: boolean; teamMail: boolean };
+}
+
+/** Per-request values the submission route passes between its steps. */
+export type AppEnv = { Variables: { bodyReceived: () => void } };
+
+export const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
+
+/** The statuses an API route answers with a JSON `{ error }`. */
+export type ProblemStatus = 400 | 403 | 405 | 413 | 415 | 422 | 429 | 500 | 503;
+
+/** What every API route of {@link createApp} shares: its options and the answers and readers defined once. */
+export interface Api {
+  options: AppOptions;
+  logger: Logger;
+  database: Database;
+  /** a JSON `{ error }` answer with `status` */
+  problem: (c: Context, status: ProblemStatus, error: string) => Response;
+  /** 503 with `Retry-After: 1`: the database did not answer within `DATABASE_ANSWER_TIMEOUT_MS` (server/limits.ts) */
+  databaseTooSlow: (c: Context) => Response;
+  /** a request's body, whole, as JSON: `{ value }`, or the 400 to answer */
+  readJson: (c: Context, what: 'submission' | 'verification') => Promise<{ value: unknown } | Response>;
+  /** the client every per-client limit counts: its IPv4 address, or its IPv6 /64 */
+  clientKey: (c: Context) => string;
+  /** the server's clock */
+  now: () => Date;
+  /** how long a request waits for the database before 503 (ms) */
+  databaseTimeoutMs: number;
+  /** submissions per client per minute */
+  rateLimit: number;
+}
