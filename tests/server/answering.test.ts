@@ -195,7 +195,8 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     expect(kept.erased).toBe(true);
     expect(kept.history.map((h) => h.event)).toEqual(['received', 'confirmation sent', 'verified', 'extended', 'responded']);
     expect(kept.history.at(-1)!.outcome).toBe('complied');
-    expect(io.out[0]).not.toMatch(/ada|grace|hopper/i);
+    // nothing personal; the id is a random UUID, whose hex digits may spell "ada"
+    expect(io.out[0]!.replaceAll(id, '')).not.toMatch(/ada|grace|hopper/i);
   });
 });
 
