@@ -29,9 +29,9 @@ export interface FormSubmissionContext {
   clientIp: string | null;
   /** the body of spec §7.1 as last sent; null until sent */
   body: SubmissionBody | null;
-  /** the body's idempotency key (`Idempotency-Key`, issue #12); a new one for every new body */
+  /** the body's idempotency key (`Idempotency-Key`); a new one for every new body */
   idempotencyKey: string | null;
-  /** issue #12: what the visitor typed, as last changed (restored into the form when it opens); null when none */
+  /** What the visitor typed, as last changed (restored into the form when it opens); null when none */
   draft: DraftValues | null;
   /** spec §8: the last failure's message; null when none */
   error: string | null;
@@ -42,11 +42,11 @@ export interface FormSubmissionContext {
 /** Events a form sends to its machine. */
 export type FormSubmissionEvent =
   | { type: 'form.engage' }
-  /** `trapFilled`: the honeypot field was filled (issue #12): a bot, to be shown /thank-you and sent nothing */
+  /** `trapFilled`: the honeypot field was filled: a bot, to be shown /thank-you and sent nothing */
   | { type: 'form.submit'; payload: InvitePayload; trapFilled?: boolean }
-  /** issue #12: the visitor changed a field; `values` is the whole form */
+  /** The visitor changed a field; `values` is the whole form */
   | { type: 'form.change'; values: DraftValues }
-  /** issue #12: focus left the form (a link followed, another window) */
+  /** Focus left the form (a link followed, another window) */
   | { type: 'form.blur' };
 
 /** The context every form machine starts with, before its draft is read. */
@@ -60,7 +60,7 @@ const initialFormSubmissionContext: FormSubmissionContext = {
   kept: null,
 };
 
-/** The context a form machine starts with: nothing sent yet, and the draft this tab kept for `form` (issue #12). */
+/** The context a form machine starts with: nothing sent yet, and the draft this tab kept for `form`. */
 export function formSubmissionContext(form: string): FormSubmissionContext {
   return { ...initialFormSubmissionContext, draft: loadDraft(form) };
 }
@@ -75,12 +75,12 @@ export function keepRequest(context: FormSubmissionContext, error: unknown): Kee
 }
 
 /**
- * Issue #12: what the privacy form's red box adds when its request was kept for retry. Also shown, alone
+ * What the privacy form's red box adds when its request was kept for retry. Also shown, alone
  * after the first sentence, when the call timed out.
  */
 export const SAVED_FOR_RETRY_MESSAGE = 'Your request is saved and will be sent again; you can also try now.';
 
-/** Issue #12: the privacy form's message when the server did not answer within SUBMIT_TIMEOUT_MS. */
+/** The privacy form's message when the server did not answer within SUBMIT_TIMEOUT_MS. */
 export const TIMEOUT_MESSAGE = `The server did not answer in time. ${SAVED_FOR_RETRY_MESSAGE}`;
 
 export const formSubmissionSetup = setup({
@@ -104,20 +104,20 @@ export const formSubmissionSetup = setup({
   delays: {
     /** spec §7.2, §9: the IP lookup gives up after 5000 ms */
     ipLookupTimeout: IP_LOOKUP_TIMEOUT_MS,
-    /** issue #12: the submission call is given up after 10 000 ms */
+    /** The submission call is given up after 10 000 ms */
     submitTimeout: SUBMIT_TIMEOUT_MS,
-    /** issue #12: a draft is kept 500 ms after the last change */
+    /** A draft is kept 500 ms after the last change */
     draftSaveDelay: DRAFT_SAVE_DELAY_MS,
     /** spec §4, §8: the wait for the kept request's storage write gives up after 1000 ms */
     keepRequestTimeout: KEEP_REQUEST_TIMEOUT_MS,
   },
   guards: {
     isClientIpSettled: stateIn({ clientIp: 'settled' }),
-    /** issue #12: the form is still there to type into (not yet sent) */
+    /** The form is still there to type into (not yet sent) */
     isFormOpen: not(stateIn({ form: 'submitted' })),
-    /** issue #12: the honeypot field was filled */
+    /** The honeypot field was filled */
     isTrapFilled: ({ event }) => event.type === 'form.submit' && event.trapFilled === true,
-    /** issue #12: no answer, 408, 429 or a 5xx: a later attempt may succeed */
+    /** No answer, 408, 429 or a 5xx: a later attempt may succeed */
     isRetryable: (_, params: { error: unknown }) => params.error instanceof SubmissionError && params.error.retryable,
   },
   actions: {
@@ -133,7 +133,7 @@ export const formSubmissionSetup = setup({
     storeClientIp: assign({ clientIp: (_, params: { clientIp: string | null }) => params.clientIp }),
     // spec §8: 'IP lookup failure: logged and ignored; clientIP is null'
     logIpLookupTimeout: () => console.warn(`[ip-lookup] no answer after ${IP_LOOKUP_TIMEOUT_MS} ms; clientIP will be null`),
-    /** a new body and key, unless the last body carries the same answers: then both are reused (issue #12) */
+    /** a new body and key, unless the last body carries the same answers: then both are reused */
     assembleSubmission: assign(({ context }) => {
       if (!context.payload) return { body: null, idempotencyKey: null };
       if (context.body && context.idempotencyKey && carriesPayload(context.body, context.payload)) return {};
@@ -142,7 +142,7 @@ export const formSubmissionSetup = setup({
     saveBrowserId: ({ context }) => {
       if (context.body) saveBrowserId(context.body.data.browserId);
     },
-    /** spec §8: the failure's own message, else `fallback`; issue #12: plus SAVED_FOR_RETRY_MESSAGE when kept for retry */
+    /** spec §8: the failure's own message, else `fallback`; plus SAVED_FOR_RETRY_MESSAGE when kept for retry */
     storeError: assign({
       error: (_, params: { error: unknown; fallback: string; kept?: boolean }) => {
         const message = submissionErrorMessage(params.error, params.fallback);
@@ -173,7 +173,7 @@ export const formSubmissionSetup = setup({
     // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the signature types the view's params
     handOverToConsent: (_, _params: { body: SubmissionBody | null }) => {},
     /**
-     * Provided by the view (`machine.provide`): issue #12, hands a submission whose attempt failed (network
+     * Provided by the view (`machine.provide`): hands a submission whose attempt failed (network
      * error, time-out, 408, 429, 5xx) to the app-wide outbox (machines/outboxMachine.ts).
      */
     // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the signature types the view's params

@@ -44,7 +44,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
       },
     },
     draft: {
-      description: 'Issue #12: what the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
+      description: 'What the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
       initial: 'kept',
       states: {
         kept: {
@@ -93,7 +93,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
                 guard: 'isTrapFilled',
                 target: 'submitted',
                 actions: 'logTrap',
-                description: 'Issue #12: the honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
+                description: 'The honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
               },
               { target: 'submitting', actions: 'storePayload', description: 'Spec §4: idle, then submitting.' },
             ],

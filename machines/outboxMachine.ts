@@ -24,7 +24,7 @@ export type OutboxEvent =
 const byNextAttempt = (entries: readonly OutboxEntry[]) => [...entries].sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)[0];
 
 /**
- * Issue #12: the browser's submission outbox, app-wide. It loads what earlier pages kept, sends each
+ * The browser's submission outbox, app-wide. It loads what earlier pages kept, sends each
  * entry again with back-off until the server answers 2xx (stored) or a 4xx other than 408/429 (refused
  * for good, logged), and sends at once when the browser comes back online. Each entry keeps its
  * idempotency key, so the server stores it once however many attempts reach it.
@@ -47,7 +47,7 @@ export const outboxMachine = setup({
   delays: {
     /** until the earliest entry is due, in ms */
     untilNextAttempt: ({ context }) => Math.max(0, (byNextAttempt(context.entries)?.nextAttemptAt ?? Date.now()) - Date.now()),
-    /** the submission call's time-out (issue #12), as for the forms */
+    /** the submission call's time-out, as for the forms */
     submitTimeout: SUBMIT_TIMEOUT_MS,
   },
   guards: {
@@ -115,7 +115,7 @@ export const outboxMachine = setup({
   },
 }).createMachine({
   id: 'outbox',
-  description: 'Issue #12: every submission that failed to arrive is kept in the browser and sent again until the server has it.',
+  description: 'Every submission that failed to arrive is kept in the browser and sent again until the server has it.',
   context: { entries: [], current: null },
   invoke: { id: 'watchConnectivity', src: 'watchConnectivity' },
   on: {

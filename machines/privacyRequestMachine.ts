@@ -45,7 +45,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
       },
     },
     draft: {
-      description: 'Issue #12: what the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
+      description: 'What the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
       initial: 'kept',
       states: {
         kept: {
@@ -94,7 +94,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
                 guard: 'isTrapFilled',
                 target: 'submitted',
                 actions: 'logTrap',
-                description: 'Issue #12: the honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
+                description: 'The honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
               },
               {
                 target: 'submitting',

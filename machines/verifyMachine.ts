@@ -53,7 +53,7 @@ function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
- * Issue #27, 11 CCR §7060: the page a privacy request's verification link opens
+ * 11 CCR §7060: the page a privacy request's verification link opens
  * (`/privacy-request/verify`). It shows which request the link confirms, and confirms it only when the
  * requester presses "Confirm it's me" (a mail scanner opening the link confirms nothing). Ends
  * confirmed, already confirmed, or with an unknown or expired link; a failed call can be tried again.
@@ -82,7 +82,7 @@ export const verifyMachine = setup({
   delays: { callTimeout: VERIFICATION_TIMEOUT_MS },
 }).createMachine({
   id: 'verify',
-  description: "Issue #27: a privacy request's verification link: look up, then 'Confirm it's me'.",
+  description: "A privacy request's verification link: look up, then 'Confirm it's me'.",
   context: ({ input }) => ({
     token: verificationTokenOf(input),
     request: null,
