@@ -116,7 +116,7 @@ export default defineConfig({
     },
     server('site', SITE_PORT, { VITE_POSTHOG_KEY: '', SONDE_NOTIFY_WEBHOOK_URL: E2E_WEBHOOK_URL }),
     {
-      // the requesters' mailbox: the `analytics` server mails there (issue #27, tests/e2e/verify.spec.ts)
+      // the requesters' mailbox: the `analytics` server mails there (tests/e2e/verify.spec.ts)
       command: `rm -rf ${E2E_SMTP_DIR} && npx tsx tests/e2e/smtpReceiver.ts`,
       port: E2E_SMTP_PORT,
       reuseExistingServer: false,

@@ -13,8 +13,8 @@ import { sondeApi } from './server/devServer.ts';
  * chunk that starts with it is compiled eagerly, on a background thread while the chunk streams in,
  * instead of lazily on the main thread the first time it is called. Every chunk of this site runs on load
  * or in the idle periods right after it (hydration, the PostHog SDK, rrweb's first snapshot), where a
- * function's first call would otherwise compile it inside a task a visitor may be waiting on (issue #13,
- * TBT; measured in docs/architecture.md). It must be the file's first line, so it goes in once the chunk
+ * function's first call would otherwise compile it inside a task a visitor may be waiting on
+ * (TBT; measured in docs/architecture.md). It must be the file's first line, so it goes in once the chunk
  * is written: Vite puts its own `__vite__mapDeps` line on top of the entry chunk after every plugin's
  * `generateBundle`. The comment is the same in every build, so each file name's hash still names its
  * content.
@@ -120,7 +120,7 @@ export default defineConfig({
   // it then and reload the page, failing the app's import in flight (504 "Outdated Optimize Dep").
   optimizeDeps: { include: ['@vanilla-extract/recipes/createRuntimeFn'] },
   // One stylesheet for every page (about 3 KB gzip), inlined by scripts/build.mjs: a page's chunk
-  // (issue #13) never brings CSS of its own, so the prerendered HTML is styled before any script runs.
+  // never brings CSS of its own, so the prerendered HTML is styled before any script runs.
   build: {
     target: 'es2022',
     sourcemap: false,

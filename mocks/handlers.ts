@@ -10,7 +10,7 @@ export const MOCK_CLIENT_IP = '203.0.113.7';
 /** The lookup URL without its query, as MSW matches paths (spec §7.2). */
 export const ipLookupUrl = IP_LOOKUP_URL.split('?')[0] ?? IP_LOOKUP_URL;
 
-/** When the mocked verification link's request was received (issue #27). */
+/** When the mocked verification link's request was received (11 CCR §7060). */
 export const MOCK_RECEIVED_AT = '2026-11-20T09:30:00.000Z';
 
 /** What the mocked verification calls answer: 404 for a malformed token, as the server does. */
@@ -36,7 +36,7 @@ export const handlers = [
     if (!checked.ok) return HttpResponse.json({ error: checked.problem }, { status: 400 });
     return HttpResponse.json({ ok: true, id: crypto.randomUUID() }, { status: 201 });
   }),
-  // Issue #27: a well-formed token is a request to delete and know, received on MOCK_RECEIVED_AT and not yet confirmed.
+  // A well-formed token is a request to delete and know, received on MOCK_RECEIVED_AT and not yet confirmed.
   http.post(VERIFICATION_ENDPOINTS.lookUp, async ({ request }) => verificationAnswer(request, 'unverified')),
   http.post(VERIFICATION_ENDPOINTS.confirm, async ({ request }) => verificationAnswer(request, 'confirmed')),
   http.get(ipLookupUrl, ({ request }) => {

@@ -3,7 +3,7 @@
 //
 // The build has a PostHog key, and its PostHog host is a local stand-in (scripts/posthogStandIn.ts) that
 // answers the SDK's calls as PostHog does: config, flags, events (/e/) and recordings (/s/). So analytics
-// is on, for Lighthouse as for a default visitor (issue #13).
+// is on, for Lighthouse as for a default visitor.
 //
 // - first-load JavaScript of every route (entry, page chunk and their imports), gzip, and that PostHog/the
 //   inspector are not in it
@@ -42,7 +42,7 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const ROUTES = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you'];
 /** First-load JavaScript budgets, KB (1,024 bytes) gzip (DESIGN.md §4). */
 const FIRST_LOAD_BUDGET_KB = { other: 105 };
-/** Routes that are `noindex` by design (issue #13). */
+/** Routes that are `noindex` by design. */
 const NOINDEX_ROUTES = ['/thank-you', '/privacy-request/verify'];
 const POSTHOG_PORT = PORT + 2;
 const POSTHOG_KEY = 'phc_bench_key';
@@ -195,7 +195,7 @@ async function lighthouse(route, standIn) {
   for (const category of ['performance', 'accessibility', 'bestPractices']) {
     check(`Lighthouse ${category} ${route}`, result[category], 100, '/100', result[category] >= 100);
   }
-  // /thank-you is `noindex` by design (issue #13), which Lighthouse's is-crawlable audit fails: for such
+  // /thank-you is `noindex` by design, which Lighthouse's is-crawlable audit fails: for such
   // a page SEO is checked on every other audit, and the table shows Lighthouse's own score.
   const seoOk = NOINDEX_ROUTES.includes(route)
     ? runs.every((r) => r.seoFailing.every((id) => id === 'is-crawlable'))

@@ -2,7 +2,7 @@
 //   dist/index.html, dist/privacy.html, … dist/404.html (the not-found page)
 //   dist/_headers, dist/vercel.json: the security headers for static hosts (server/http/securityHeaders.ts)
 //   dist/sitemap.xml, robots.txt, llms.txt, llms-full.txt, .well-known/security.txt, site.webmanifest,
-//   share.png (1200×630), icon-192.png, icon-512.png, apple-touch-icon.png (issue #13)
+//   share.png (1200×630), icon-192.png, icon-512.png, apple-touch-icon.png
 //   *.br, *.gz beside every text file, for the Sonde server and hosts that serve precompressed files
 // Usage: tsx scripts/build.mjs [--outDir dir]   (tsx: it imports the server's TypeScript header definition)
 import { createHash } from 'node:crypto';
@@ -63,7 +63,7 @@ export function htmlFileOf(route) {
 }
 
 /**
- * Each route's page module (src/app/routes.tsx splits the site by page, issue #13). src/hydrate.tsx imports
+ * Each route's page module (src/app/routes.tsx splits the site by page). src/hydrate.tsx imports
  * the route's page chunk before hydrating. The prerendered HTML does not `modulepreload` it: measured
  * with Lighthouse (mobile, simulated slow 4G) on /terms, the four extra early requests moved LCP's median
  * from 1.62 s to 1.76 s (docs/architecture.md), while the page is already painted from the HTML.
@@ -150,7 +150,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       await writeFile(join(out, htmlFileOf(route)), page);
       firstLoad[route] = firstLoadChunks(manifest, route);
     }
-    // Issue #13: the sitemap of the indexable routes, and robots.txt pointing at it.
+    // The sitemap of the indexable routes, and robots.txt pointing at it.
     const urls = indexableRoutes.map((route) => `  <url><loc>${siteUrl}${route}</loc></url>`).join('\n');
     await writeFile(join(out, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
     const llms = llmsText(siteUrl);

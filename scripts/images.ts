@@ -1,4 +1,4 @@
-// Issue #13: the images the build makes, so that none is a hand-drawn file that drifts from the content.
+// The images the build makes, so that none is a hand-drawn file that drifts from the content.
 //   share.png          the 1200×630 link-preview image (og:image) from the product name and the hero
 //   icon-192.png, icon-512.png, apple-touch-icon.png (180×180): PNG icons rendered from public/favicon.svg
 // satori lays the share card out as SVG (with the Inter font from @fontsource, nothing downloaded) and

@@ -1,4 +1,4 @@
-// Issue #13: `/llms-full.txt`, every indexable page's text as Markdown (the llms.txt proposal's companion
+// `/llms-full.txt`, every indexable page's text as Markdown (the llms.txt proposal's companion
 // file, https://llmstxt.org), converted by turndown from the prerendered HTML, so it is the text a
 // visitor reads, word for word.
 import { tables } from '@joplin/turndown-plugin-gfm';

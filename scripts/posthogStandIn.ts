@@ -1,4 +1,4 @@
-// A local stand-in for PostHog's ingestion host (issue #13), for `npm run bench` and the e2e tests: it
+// A local stand-in for PostHog's ingestion host, for `npm run bench` and the e2e tests: it
 // answers the calls posthog-js makes as PostHog does — the remote config, feature flags, events (/e/)
 // and session recordings (/s/) — so the SDK runs its whole path (recording included), and records every
 // call. Nothing leaves the machine.

@@ -1,4 +1,4 @@
-// The verification link of a privacy request (11 CCR §7060, §7062; issue #27): what the server mails,
+// The verification link of a privacy request (11 CCR §7060, §7062): what the server mails,
 // what the page /privacy-request/verify reads, and what the two calls between them carry. One module
 // for the browser and the server.
 

@@ -11,7 +11,7 @@ import { SHARE_IMAGE_PATH, shareCard, WEB_MANIFEST_PATH, webManifest } from '@/c
 import { structuredData } from '@/content/structuredData';
 
 /**
- * Issue #13, for scripts/build.mjs: the site's origin, the routes the sitemap lists, each page's title,
+ * For scripts/build.mjs: the site's origin, the routes the sitemap lists, each page's title,
  * and what llms.txt, the share image, the web manifest and security.txt say.
  */
 export { indexableRoutes, llmsText, pageMeta, SECURITY_EMAIL as securityEmail, SHARE_IMAGE_PATH as shareImagePath, shareCard, SITE_URL as siteUrl, WEB_MANIFEST_PATH as webManifestPath, webManifest };
@@ -22,11 +22,11 @@ export const prerenderedRoutes = ['/', '/privacy', '/privacy-request', '/privacy
 /** Where unknown paths are answered from (with status 404): the not-found page. */
 export const notFoundPath = '/404';
 
-/** Issue #13: every page is its own chunk; call once before {@link render}, so each renders completely. */
+/** Every page is its own chunk; call once before {@link render}, so each renders completely. */
 export { preloadAllPages };
 
 /**
- * The JSON-LD blocks of a route's page (issue #13): `Organization` and `WebSite` on every page, the FAQ
+ * The JSON-LD blocks of a route's page: `Organization` and `WebSite` on every page, the FAQ
  * and the beta offer on `/`. Data blocks, not scripts: the CSP's script-src does not apply to them and
  * no browser runs them. Only the prerendered HTML has them (search engines read it); the app does not
  * render them, so their content is not in the JavaScript of every route.
@@ -40,7 +40,7 @@ export function structuredDataHtml(route: string): string {
 }
 
 /**
- * The head of a route's page (issue #13): its `<title>`, description, canonical URL or `noindex`, Open
+ * The head of a route's page: its `<title>`, description, canonical URL or `noindex`, Open
  * Graph and Twitter card tags (src/components/PageMeta.tsx), for the prerendered page's `<head>`.
  * @param route - a prerendered route, or `/404`
  */

@@ -18,7 +18,7 @@ if (!root) throw new Error('index.html has no #root element');
 const prerendered = root.dataset.prerendered === window.location.pathname;
 
 // In a build the inspector is never wanted, so this resolves at once with undefined. The page's chunk
-// (issue #13: one per route) is fetched before the first render while the prerendered HTML is already
+// (one per route) is fetched before the first render while the prerendered HTML is already
 // on screen, so hydration renders exactly the prerendered page without suspending; a part of it that can
 // wait (a form) hydrates once its own chunk is in. Rendered afresh, the page waits for all of
 // them, so that no part appears late. If a chunk cannot be fetched, the app renders anyway and the

@@ -175,7 +175,7 @@ export const privacyRecords = pgTable(
 export type VerificationMethod = 'link' | 'team';
 
 /**
- * The verification links of privacy requests (11 CCR §7060, §7062; issue #27): one row per link mailed
+ * The verification links of privacy requests (11 CCR §7060, §7062): one row per link mailed
  * in a confirmation of receipt, holding only the SHA-256 of its token (32 random bytes), never the
  * token. A link confirms its request once (`used_at`, which also lets a second opening say so); it is
  * good until the request's due date (`privacy_records.due_at`) and not after the response. `purge` deletes

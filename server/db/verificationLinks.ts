@@ -6,7 +6,7 @@ import { rowsOf, type Db } from './database.ts';
 import { privacyRecords, privacyVerifications } from './schema.ts';
 import { sha256Hex } from './mailbox.ts';
 
-// Verification links of privacy requests (11 CCR §7060, §7062; issue #27). A link carries a token of
+// Verification links of privacy requests (11 CCR §7060, §7062). A link carries a token of
 // 32 random bytes; the database keeps only its SHA-256, so a copy of the database confirms nobody.
 // A link is good while its request is unanswered and not past its due date (`privacy_records.due_at`,
 // moved by `extend`); it confirms its request once, and then says so.

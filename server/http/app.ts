@@ -28,7 +28,7 @@ export type { AppOptions } from './api.ts';
  *   when the database does not answer within {@link DATABASE_ANSWER_TIMEOUT_MS};
  *   500 `{ error: 'Submission could not be stored' }` when the database fails. 405 for any method but
  *   POST and OPTIONS.
- * - `POST /api/privacy-requests/verify/lookup` and `POST /api/privacy-requests/verify` (issue #27, 11
+ * - `POST /api/privacy-requests/verify/lookup` and `POST /api/privacy-requests/verify` (11
  *   CCR §7060): `{ token }` of a verification link → 200 `VerificationAnswer` (shared/verification.ts) (the look-up changes
  *   nothing; the confirmation records the verification); 404 for a link unknown, expired or of an
  *   answered request; 400, 403, 413 over `VERIFICATION_BODY_MAX_BYTES` (server/limits.ts), 415; 429 past

@@ -10,7 +10,7 @@ import { JSON_CONTENT_TYPE, type Api, type AppEnv } from './api.ts';
 
 /** The verification link's look-up and confirmation (11 CCR §7060), as {@link createApp} describes their answers. */
 export function addVerificationRoutes(app: Hono<AppEnv>, { logger, database, problem, databaseTooSlow, readJson, clientKey, databaseTimeoutMs }: Api): void {
-  // The verification link of a privacy request (issue #27): a look-up that changes nothing, and the
+  // The verification link of a privacy request (11 CCR §7060): a look-up that changes nothing, and the
   // confirmation. Both only by POST, the token in the body, never in a URL.
   const verificationLimit = rateLimiter<AppEnv>({
     windowMs: 60_000,

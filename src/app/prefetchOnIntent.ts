@@ -4,7 +4,7 @@ import { preloadRoute } from './routes';
 const INTENT_EVENTS = ['pointerover', 'touchstart', 'focusin'] as const;
 
 /**
- * Issue #13: fetches the chunk of the page a link of this site leads to as soon as the visitor shows
+ * Fetches the chunk of the page a link of this site leads to as soon as the visitor shows
  * the intent to follow it, so that the click usually finds the page ready: a page whose chunk is not in
  * yet keeps the page being left on screen (the router's transition) until it is. A chunk that cannot be fetched is fetched again by the navigation itself, which shows the error.
  * @param target - where the events are listened to (capture phase)

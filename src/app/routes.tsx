@@ -3,7 +3,7 @@ import { matchRoutes } from 'react-router-dom';
 import { Layout } from './Layout';
 import { lazyPart, type LazyPart } from '@/components/lazyPart';
 
-// Issue #13: each page is a chunk of its own, so /privacy, /terms and /thank-you never download the
+// Each page is a chunk of its own, so /privacy, /terms and /thank-you never download the
 // forms, their machines or the home page's content; each page's form is a part of its own (lazyPart).
 const Home = lazyPart(
   () => import('@/pages/Home'),
@@ -28,7 +28,7 @@ const NotFound = lazyPart(() => import('@/pages/NotFound'), (module) => module.N
 /** Every page of the site, each in its chunk. */
 const pages: readonly LazyPart[] = [Home, Privacy, PrivacyRequest, VerifyPrivacyRequest, Terms, ThankYou, NotFound];
 
-/** The routes of spec §2, the verification page of issue #27, and a not-found page for every other path. */
+/** The routes of spec §2, the verification page (11 CCR §7060), and a not-found page for every other path. */
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
@@ -36,7 +36,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <Home />, handle: { page: Home } },
       { path: 'privacy', element: <Privacy />, handle: { page: Privacy } },
       { path: 'privacy-request', element: <PrivacyRequest />, handle: { page: PrivacyRequest } },
-      // issue #27: where a privacy request's verification link leads (noindex)
+      // Where a privacy request's verification link leads (noindex)
       { path: 'privacy-request/verify', element: <VerifyPrivacyRequest />, handle: { page: VerifyPrivacyRequest } },
       { path: 'terms', element: <Terms />, handle: { page: Terms } },
       { path: 'thank-you', element: <ThankYou />, handle: { page: ThankYou } },

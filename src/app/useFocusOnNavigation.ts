@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 
 /**
- * Issue #12: after a client-side navigation, focus moves to the new page's `<h1>` (or, without one, to
+ * After a client-side navigation, focus moves to the new page's `<h1>` (or, without one, to
  * `<main>`), so that a screen-reader user hears where they arrived, as after a full page load. Not on the
  * first render (the browser handles a page load) and not when the address names a section (#hash), which
  * useScrollToHash scrolls to. A page rendered while `<main>` is still empty is focused once it is in.
@@ -22,7 +22,7 @@ export function useFocusOnNavigation(): void {
     if (hash) return;
     const main = document.getElementById('main');
     if (!main) return;
-    // A page whose chunk is still loading (issue #13) shows nothing in <main> yet: focus waits for it.
+    // A page whose chunk is still loading shows nothing in <main> yet: focus waits for it.
     if (moveFocusInto(main)) return;
     const observer = new MutationObserver(() => {
       if (moveFocusInto(main)) observer.disconnect();

@@ -7,7 +7,7 @@ import { SCROLL_TO_ANCHOR_DELAY_MS } from '@/config/site';
  * Spec §2: when the address carries a hash, scroll to that section after
  * {@link SCROLL_TO_ANCHOR_DELAY_MS} (100 ms), smoothly unless the visitor prefers reduced motion.
  * Also on arrival from another route, since the target only exists once the new page has rendered: when
- * the page's chunk (issue #13) is still loading after those 100 ms, the scroll waits for the section to
+ * the page's chunk is still loading after those 100 ms, the scroll waits for the section to
  * appear in `<main>`, and happens as soon as it does. An address naming no section scrolls nowhere.
  * A navigation without a hash starts at the top of the new page.
  *

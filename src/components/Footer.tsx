@@ -17,7 +17,7 @@ export function Footer() {
   const gpc = ConsentContext.useSelector((s) => s.context.gpc);
   // The prerendered page cannot know the visitor's signal: the notice appears once the browser has taken over.
   const gpcHonoured = useAfterHydration(() => gpc, false);
-  // Disabled until the footer is hydrated (issue #13: it hydrates in a task of its own, after the page), as
+  // Disabled until the footer is hydrated (it hydrates in a task of its own, after the page), as
   // the forms' submit buttons are: before then a click would do nothing, and silently. Without JavaScript
   // it stays disabled, and there is nothing to opt out of: analytics needs JavaScript.
   const hydrated = useAfterHydration(() => true, false);

@@ -148,7 +148,7 @@ export function SubmitButton({ submitting, label, submittingLabel }: { submittin
       <button type="submit" className={button({ tone: 'primary' })} disabled={!hydrated || submitting}>
         {submitting ? submittingLabel : label}
       </button>
-      {/* issue #12: the change of state is announced, not only shown on a button that has just been disabled */}
+      {/* The change of state is announced, not only shown on a button that has just been disabled */}
       <p aria-live="polite" className={styles.offScreen}>
         {submitting ? submittingLabel : ''}
       </p>
@@ -157,14 +157,14 @@ export function SubmitButton({ submitting, label, submittingLabel }: { submittin
 }
 
 /**
- * Name of the honeypot input (issue #12): not a field of the §7.1 payload. Chosen to match none of the
+ * Name of the honeypot input: not a field of the §7.1 payload. Chosen to match none of the
  * browsers' autofill types (a name with "fax", "phone" or "company" could be filled for a real visitor,
  * whose request would then be dropped).
  */
 export const HONEYPOT_NAME = 'leaveEmpty';
 
 /**
- * A honeypot (issue #12): an input placed off-screen that people never see or reach with the keyboard
+ * A honeypot: an input placed off-screen that people never see or reach with the keyboard
  * (`tabIndex={-1}`), labelled for screen readers as "Leave this field empty"; bots that fill every
  * field fill it too, and then nothing is sent (the form machines' `isTrapFilled` guard).
  */

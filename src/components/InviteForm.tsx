@@ -29,7 +29,7 @@ export function InviteForm() {
     inviteMachine.provide({
       actions: {
         goToThankYou: () => navigate('/thank-you'),
-        // issue #12: a failed attempt that a later one may fix goes to the app-wide outbox
+        // A failed attempt that a later one may fix goes to the app-wide outbox
         keepForRetry: (_, request: KeepRequest | null) => outbox.keep(request),
         // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
         // carries the same data as the body, and the consent machine sends it only while tracking is allowed.
@@ -103,7 +103,7 @@ export function InviteForm() {
       </fieldset>
       <Honeypot />
       <Checkbox name="consentGiven" required>
-        {/* issue #12: in a new tab, so that following them leaves the form as it is */}
+        {/* In a new tab, so that following them leaves the form as it is */}
         I agree to be contacted about the beta and accept the trial{' '}
         <Link to="/terms" target="_blank" rel="noopener">
           terms

@@ -13,7 +13,7 @@ export type HeadTag = readonly ['meta' | 'link', Readonly<Record<string, string>
 const PAGE_HEAD_SELECTOR = 'meta[name="description"], meta[name="robots"], link[rel="canonical"], meta[property^="og:"], meta[name^="twitter:"]';
 
 /**
- * A page's head (issue #13): the title, the description, the absolute canonical URL, Open Graph tags with
+ * A page's head: the title, the description, the absolute canonical URL, Open Graph tags with
  * the build's share image, the Twitter card, and `noindex` for pages that are not for search engines.
  * The JSON-LD blocks are not here: the build writes them into each prerendered page's head
  * (src/entry-server.tsx), so that the FAQ and the pricing they quote are not in the JavaScript of every route.
@@ -61,7 +61,7 @@ export function PageHead({ route }: { route: MetaRoute }) {
 }
 
 /**
- * Keeps the document's head on the page shown (issue #13): after each client-side navigation the title
+ * Keeps the document's head on the page shown: after each client-side navigation the title
  * and the elements of {@link pageHeadTags} are those of the new page, as in its prerendered HTML. Renders
  * nothing: the prerendered HTML already has the first page's head, and a `<title>` or `<meta>` rendered in
  * the tree would be hoisted by React 19 into `<head>` beside the build's, a second tag of each

@@ -17,7 +17,7 @@ function longDate(iso: string): string {
   return new Intl.DateTimeFormat('en-US', LONG_DATE).format(new Date(iso));
 }
 
-/** The request a link confirms: the date it was received and its types, nothing else (issue #27). */
+/** The request a link confirms: the date it was received and its types, nothing else (11 CCR §7060). */
 function RequestSummary({ request }: { request: VerifiedRequest }) {
   return (
     <dl className={styles.summary} aria-label={copy.requestLabel}>
@@ -34,7 +34,7 @@ function RequestSummary({ request }: { request: VerifiedRequest }) {
 }
 
 /**
- * One link's verification on `/privacy-request/verify` (issue #27, 11 CCR §7060), driven by
+ * One link's verification on `/privacy-request/verify` (11 CCR §7060), driven by
  * `verifyMachine`: shows the request the link confirms, and confirms it only on "Confirm it's me". The
  * page (src/pages/VerifyPrivacyRequest.tsx) has already moved the token out of the address bar, into the
  * history entry's state, where it is read. Prerendered as "Checking your link…". A polite status line

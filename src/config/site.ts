@@ -36,7 +36,7 @@ export const IP_LOOKUP_TIMEOUT_MS = 5000;
 export const OPT_OUT_TOAST_MS = 3000;
 
 /**
- * Not in the spec (issue #13): PostHog loads after the page's load event, in the browser's next idle
+ * Not in the spec: PostHog loads after the page's load event, in the browser's next idle
  * period, and at the latest this many ms after the load event when the page is never idle. Each later
  * step (init, the session recorder, recording: src/services/analytics.ts) waits for an idle period of
  * its own, with the same limit.
@@ -44,7 +44,7 @@ export const OPT_OUT_TOAST_MS = 3000;
 export const ANALYTICS_IDLE_TIMEOUT_MS = 3000;
 
 /**
- * Not in the spec (issue #12): the submission call is given up after this many ms. The invite visitor
+ * Not in the spec: the submission call is given up after this many ms. The invite visitor
  * then goes to /thank-you, the privacy visitor sees the error and can retry; the request is kept in the
  * outbox and sent again either way.
  */
@@ -59,7 +59,7 @@ export const SUBMIT_TIMEOUT_MS = 10_000;
 export const KEEP_REQUEST_TIMEOUT_MS = 1_000;
 
 /**
- * Issue #27: each call of the verification page (`/privacy-request/verify`: the look-up, "Confirm it's
+ * Each call of the verification page (`/privacy-request/verify`: the look-up, "Confirm it's
  * me") is given up after this many ms; the page then says so and offers to try again.
  */
 export const VERIFICATION_TIMEOUT_MS = 10_000;
@@ -95,7 +95,7 @@ export const STORAGE_KEYS = {
   draftPrefix: 'sonde.draft.',
 } as const;
 
-/** Issue #12: a form's draft is kept this long after the visitor's last change, in ms (and at once when focus leaves the form). */
+/** A form's draft is kept this long after the visitor's last change, in ms (and at once when focus leaves the form). */
 export const DRAFT_SAVE_DELAY_MS = 500;
 
 /** Prefix of every generated browserId (spec §3). */
@@ -108,13 +108,13 @@ export const BUILD_YEAR: number = typeof __BUILD_YEAR__ === 'number' ? __BUILD_Y
 /** Contact address for privacy and legal questions, quoted by the policy pages. */
 export { PRIVACY_EMAIL } from '#shared/policy';
 
-/** Issue #13: where to report a security problem (`/.well-known/security.txt`, RFC 9116). */
+/** Where to report a security problem (`/.well-known/security.txt`, RFC 9116). */
 export const SECURITY_EMAIL = 'security@sonde.dev';
 
 const env = import.meta.env;
 
 /**
- * Issue #13: the site's public origin, without a trailing slash, for canonical URLs, Open Graph, the
+ * The site's public origin, without a trailing slash, for canonical URLs, Open Graph, the
  * sitemap and robots.txt. `VITE_SITE_URL`; by default the domain of the site's mail (sonde.dev).
  */
 export const SITE_URL: string = (env.VITE_SITE_URL || 'https://sonde.dev').replace(/\/+$/, '');

@@ -3,7 +3,7 @@ import { complianceNote, faq, features, hero, inviteSection } from './home';
 import { pageMeta } from './pageMeta';
 
 /**
- * `/llms.txt` (issue #13), following the llms.txt proposal (https://llmstxt.org): an H1 with the
+ * `/llms.txt`, following the llms.txt proposal (https://llmstxt.org): an H1 with the
  * product's name, a blockquote summary, then sections of Markdown, with links to each page. Written
  * from the same typed content as the pages, so it cannot drift from them.
  * @param siteUrl - the site's origin, without a trailing slash (SITE_URL)

@@ -1,7 +1,7 @@
 import { P50_LATENCY_CLAIM_MS, PRICE_PER_1000_QUERIES_USD, PRODUCT_NAME } from '@/config/site';
 
 /**
- * Each page's metadata for search engines and link previews (issue #13): its own title and description,
+ * Each page's metadata for search engines and link previews: its own title and description,
  * and whether it may be indexed. The routes are those of spec §2; `/404` is the not-found page.
  */
 export interface PageMeta {

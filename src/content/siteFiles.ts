@@ -2,7 +2,7 @@ import { P50_LATENCY_CLAIM_MS, PRICE_PER_1000_QUERIES_USD, PRODUCT_NAME } from '
 import { light } from '@/styles/palette';
 import { hero } from './hero';
 
-// Issue #13: what the build's share image and web manifest say, from the same typed content as the pages.
+// What the build's share image and web manifest say, from the same typed content as the pages.
 
 /** The share image's path on the site (scripts/build.mjs renders it; og:image points at it). */
 export const SHARE_IMAGE_PATH = '/share.png';

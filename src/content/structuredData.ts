@@ -2,7 +2,7 @@ import { PRICE_PER_1000_QUERIES_USD, PRODUCT_NAME } from '@/config/site';
 import { faq, hero } from './home';
 
 /**
- * Structured data (schema.org as JSON-LD, issue #13): `Organization` and `WebSite` on every page; on the
+ * Structured data (schema.org as JSON-LD): `Organization` and `WebSite` on every page; on the
  * home page also `FAQPage` from the FAQ and the beta price as an `Offer`. Written from the typed content.
  * @param siteUrl - the site's origin, without a trailing slash (SITE_URL)
  * @param home - true on `/`

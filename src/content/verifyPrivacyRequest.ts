@@ -1,7 +1,7 @@
 import { PRIVACY_EMAIL, RETENTION } from '#shared/policy';
 
 /**
- * Copy of /privacy-request/verify (issue #27, 11 CCR §7060): the page a privacy request's verification
+ * Copy of /privacy-request/verify (11 CCR §7060): the page a privacy request's verification
  * link opens, in each of its states (machines/verifyMachine.ts).
  */
 export const verifyPage = {

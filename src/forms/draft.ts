@@ -1,7 +1,7 @@
 import type { DraftValues } from '@/services/drafts';
 
 /**
- * A form's values as a draft (issue #12): each named field's text, each checkbox group's checked values.
+ * A form's values as a draft: each named field's text, each checkbox group's checked values.
  * @param data - `new FormData(form)`
  * @param leaveOut - names not to keep (the honeypot)
  */
@@ -16,7 +16,7 @@ export function draftFromFormData(data: FormData, leaveOut: readonly string[] = 
 }
 
 /**
- * Puts a draft back into a form (issue #12): text into text inputs and textareas, checkboxes checked when
+ * Puts a draft back into a form: text into text inputs and textareas, checkboxes checked when
  * their value was kept. Fields the draft does not name are left as they are.
  */
 export function fillFormFromDraft(form: HTMLFormElement, draft: DraftValues): void {

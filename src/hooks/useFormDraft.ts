@@ -10,7 +10,7 @@ import { HONEYPOT_NAME } from '@/components/FormFields';
 type FormActor = ActorRefFrom<typeof inviteMachine> | ActorRefFrom<typeof privacyRequestMachine>;
 
 /**
- * A form's draft wiring (issue #12), spread onto its `<form>`: the draft the machine started with is put
+ * A form's draft wiring, spread onto its `<form>`: the draft the machine started with is put
  * back into the inputs once, when the form mounts; every change is sent as `form.change` (the honeypot
  * left out), and focus leaving the form as `form.blur`. When and where it is kept is the machine's
  * `draft` region.

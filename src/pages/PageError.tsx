@@ -7,7 +7,7 @@ const ERROR_TITLE = `Something went wrong — ${PRODUCT_NAME}`;
 const ERROR_HEAD_TAGS: readonly HeadTag[] = [['meta', { name: 'robots', content: 'noindex' }]];
 
 /**
- * What a visitor sees instead of a blank screen when a page fails to render (issue #12): a heading, a
+ * What a visitor sees instead of a blank screen when a page fails to render: a heading, a
  * sentence, a way home. The header and footer stay; following any link clears it (src/app/PageErrorBoundary.tsx).
  */
 export function PageError() {

@@ -19,7 +19,7 @@ export const PrivacyVerificationPart = lazyPart(
 );
 
 /**
- * `/privacy-request/verify` (issue #27, 11 CCR §7060): the page a privacy request's verification link
+ * `/privacy-request/verify` (11 CCR §7060): the page a privacy request's verification link
  * opens, `#token=…` in its fragment. As the page hydrates, before the verification's code is even
  * fetched, the token the entry (src/main.tsx) took out of the address bar, before analytics could read
  * it, goes into the history entry's state, which a reload keeps; a link cut short leaves too. Then the verification (src/components/PrivacyVerification.tsx) reads it there. Each link is a

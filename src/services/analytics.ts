@@ -6,7 +6,7 @@ import type { PostHog, PostHogConfig } from './posthogSdk';
  * is allowed and `VITE_POSTHOG_KEY` is set, so it is never in the first-load bundle and never fetched
  * for a visitor who opted out or sends GPC.
  *
- * It never costs the visitor the page (issue #13): nothing of PostHog is requested before the load
+ * It never costs the visitor the page: nothing of PostHog is requested before the load
  * event. Five steps, each in an idle period of its own (so no two are one long task): importing the
  * SDK (src/services/posthogSdk.ts: the slim entry point with two extensions), creating the page's first
  * Intl object (which the SDK's first event would otherwise create), initialising the SDK, importing the
@@ -88,7 +88,7 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
       person_profiles: 'identified_only',
       capture_pageview: 'history_change', // page views, including client-side route changes
       capture_pageleave: true,
-      // Started by startAnalyticsSession once the recorder's chunk is in (issue #13), not by init.
+      // Started by startAnalyticsSession once the recorder's chunk is in, not by init.
       disable_session_recording: true,
       session_recording: { recordCrossOriginIframes: false },
       // Not in spec §7.3's list, so off: click autocapture, surveys, exceptions, heatmaps, dead clicks.

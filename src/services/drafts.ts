@@ -1,7 +1,7 @@
 import { STORAGE_KEYS } from '@/config/site';
 
 /**
- * Drafts of the forms (issue #12): what a visitor typed, kept in `sessionStorage` (this tab only, gone
+ * Drafts of the forms: what a visitor typed, kept in `sessionStorage` (this tab only, gone
  * when the tab closes) so that leaving the page and coming back loses nothing. Cleared once the form is
  * sent. Nothing here throws: a storage failure is logged and the form works without drafts.
  */

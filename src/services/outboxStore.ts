@@ -3,7 +3,7 @@ import { OUTBOX, STORAGE_KEYS } from '@/config/site';
 import { SUBMITTED_AT_MAX_AGE_MS, type SubmissionBody } from '#shared/submission';
 
 /**
- * Where the browser keeps submissions that have not reached the server yet (issue #12): IndexedDB
+ * Where the browser keeps submissions that have not reached the server yet: IndexedDB
  * through `idb-keyval` (one key, `STORAGE_KEYS.outbox`, in its default store), or localStorage where
  * IndexedDB is missing or throws (some private modes). Every change is a read-modify-write of the stored
  * list (`idb-keyval`'s `update` runs in one IndexedDB transaction), so two tabs adding at once do not
@@ -25,7 +25,7 @@ export interface OutboxEntry {
   nextAttemptAt: number;
 }
 
-/** What a form hands over when its own attempt failed in a way that a later one may not (issue #12). */
+/** What a form hands over when its own attempt failed in a way that a later one may not. */
 export interface KeepRequest {
   key: string;
   body: SubmissionBody;
@@ -80,7 +80,7 @@ function isEntry(value: unknown): value is OutboxEntry {
 }
 
 /**
- * The outbox's limits (issue #12), applied to a list: entries older than the server accepts
+ * The outbox's limits, applied to a list: entries older than the server accepts
  * (`SUBMITTED_AT_MAX_AGE_MS`, judged by the body's `submittedAt`) and entries over `OUTBOX.maxEntryBytes`
  * are dropped, then the oldest beyond `OUTBOX.maxEntries`. Each drop is logged with its key only.
  * @param entries - any list, oldest first

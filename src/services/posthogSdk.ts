@@ -1,4 +1,4 @@
-// The PostHog SDK as the site loads it (issue #13), in a chunk of its own that src/services/analytics.ts
+// The PostHog SDK as the site loads it, in a chunk of its own that src/services/analytics.ts
 // imports after the page's load event and an idle period: the slim entry point, which holds no extension,
 // with only the two extensions spec §7.3 needs. `no-external`: nothing is ever fetched from PostHog's CDN.
 import { AnalyticsExtensions, SessionReplayExtensions } from 'posthog-js/dist/extension-bundles';

@@ -20,7 +20,7 @@ const METADATA_FIELDS: ReadonlyArray<keyof ClientMetadata> = [
 
 /**
  * True when `body` carries exactly the answers of `payload` (its metadata aside): a privacy visitor
- * retrying an unchanged request, whose earlier body and idempotency key are then reused (issue #12).
+ * retrying an unchanged request, whose earlier body and idempotency key are then reused.
  */
 export function carriesPayload(body: SubmissionBody, payload: InvitePayload): boolean {
   const answers: Record<string, unknown> = { ...body.data };
@@ -35,7 +35,7 @@ export function carriesPayload(body: SubmissionBody, payload: InvitePayload): bo
 export class SubmissionError extends Error {
   /** the status answered, or null when no answer came (network error, offline) */
   readonly status: number | null;
-  /** true when sending it again may succeed: no answer, 408, 429 or a 5xx (issue #12); false for any other 4xx */
+  /** true when sending it again may succeed: no answer, 408, 429 or a 5xx; false for any other 4xx */
   readonly retryable: boolean;
   /** the server's `Retry-After`, in ms; null when absent or unreadable */
   readonly retryAfterMs: number | null;
@@ -60,7 +60,7 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-/** A new idempotency key for a submission (issue #12): sent as `Idempotency-Key`, the same on every retry. */
+/** A new idempotency key for a submission: sent as `Idempotency-Key`, the same on every retry. */
 export function newIdempotencyKey(): string {
   return crypto.randomUUID();
 }

@@ -8,13 +8,13 @@ function onSubmissionServer(path: string): string {
   return /^https?:\/\//.test(SUBMIT_ENDPOINT) ? new URL(path, SUBMIT_ENDPOINT).href : path;
 }
 
-/** The verification calls of issue #27, on the server the forms submit to. */
+/** The verification calls (11 CCR §7060), on the server the forms submit to. */
 export const VERIFICATION_ENDPOINTS = {
   lookUp: onSubmissionServer(VERIFICATION_LOOKUP_PATH),
   confirm: onSubmissionServer(VERIFICATION_CONFIRM_PATH),
 };
 
-/** A verification call that did not succeed (issue #27). */
+/** A verification call that did not succeed (11 CCR §7060). */
 export class VerificationError extends Error {
   /** the status answered, or null when no answer came (network error, offline) */
   readonly status: number | null;

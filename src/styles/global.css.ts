@@ -44,7 +44,7 @@ globalStyle('*, *::before, *::after', {
   },
 });
 
-// Issue #13: printing a page (the legal pages above all) gives the text alone: no header, footer, toast
+// Printing a page (the legal pages above all) gives the text alone: no header, footer, toast
 // or buttons, and each link's target written after it, since a sheet of paper cannot follow a link.
 globalStyle('header, footer, button, [role="status"]', { '@media': { print: { display: 'none' } } });
 globalStyle('main a[href]:not([href^="#"])::after', { '@media': { print: { content: '" (" attr(href) ")"', fontSize: '0.875em' } } });
