@@ -7,7 +7,7 @@ import { App } from '@/app/App';
 import { preloadAllPages } from '@/app/routes';
 import type { Inspect } from '@/context/inspect';
 
-// Every page is its own chunk (issue #13); loaded here once, as the browser loads a route's chunk before
+// Every page is its own chunk; loaded here once, as the browser loads a route's chunk before
 // hydrating, so a test sees each page at its first render.
 await preloadAllPages();
 

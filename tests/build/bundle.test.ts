@@ -62,7 +62,7 @@ describe('production bundle', () => {
     }
   });
 
-  it('starts every chunk, the entry too, with V8\'s compile hint on its first line (issue #13)', () => {
+  it('starts every chunk, the entry too, with V8\'s compile hint on its first line', () => {
     const withoutHint = [...files].filter(([, code]) => code.slice(0, code.indexOf('\n')) !== COMPILE_HINT).map(([name]) => name);
     expect(withoutHint).toEqual([]);
     expect(files.has(entry)).toBe(true);

@@ -37,7 +37,7 @@ function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 /**
- * Issue #13: every page has its own title and description, an absolute canonical URL (indexable pages)
+ * Every page has its own title and description, an absolute canonical URL (indexable pages)
  * or noindex (the others), Open Graph and Twitter card tags with the share image; the sitemap lists
  * exactly the indexable routes; robots.txt points at it; llms.txt and llms-full.txt; the share image,
  * icons and manifest; JSON-LD; security.txt.

@@ -32,7 +32,7 @@ test.describe('tracking consent and PostHog in a real browser', () => {
     expect((await storageKeys(page)).filter((k) => postHogKey.test(k))).toEqual([]);
   });
 
-  test('PostHog blocked (its host and its script, as by a content blocker): the page works and the invite is still sent (issue #12)', async ({ page }) => {
+  test('PostHog blocked (its host and its script, as by a content blocker): the page works and the invite is still sent', async ({ page }) => {
     const errors: string[] = [];
     const warnings: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -52,7 +52,7 @@ test.describe('tracking consent and PostHog in a real browser', () => {
     expect(errors).toEqual([]);
   });
 
-  test('nothing of PostHog before the load event; the SDK, then the recorder, after it; events and recordings sent (issue #13)', async ({ page }) => {
+  test('nothing of PostHog before the load event; the SDK, then the recorder, after it; events and recordings sent', async ({ page }) => {
     const requests = await interceptPostHog(page);
     const paths = () => requests.map((r) => new URL(r.url()).pathname);
     await page.goto('/');
@@ -142,7 +142,7 @@ test.describe('tracking consent and PostHog in a real browser', () => {
     await interceptPostHog(page);
     await page.goto('/');
     const button = page.getByRole('contentinfo').getByRole('button', { name: OPT_OUT });
-    // disabled until the footer has hydrated (issue #13), so that an early press is not silently lost
+    // disabled until the footer has hydrated, so that an early press is not silently lost
     await expect(button).toBeEnabled();
     await button.focus();
     await page.keyboard.press('Enter');

@@ -2,7 +2,7 @@ import type { Page, Request, Route } from '@playwright/test';
 import { E2E_CLIENT_IP, expect, fillInviteForm, requestsList, test, uniqueEmail } from './fixtures';
 
 /**
- * Issue #12's fault table, as a visitor lives it, in Chromium against the Sonde server (server/main.ts):
+ * The fault table of the README's "No request lost", as a visitor lives it, in Chromium against the Sonde server (server/main.ts):
  * the first attempts are held, failed or cut by `page.route`; every later one reaches the real server,
  * whose database is then asked (`npm run requests -- list`) how many requests it stored.
  */
@@ -47,7 +47,7 @@ async function submitInvite(page: Page, email: string) {
   await form.getByRole('button', { name: 'Request invite' }).click();
 }
 
-test.describe('no request lost, no visitor stuck (issue #12)', () => {
+test.describe('no request lost, no visitor stuck', () => {
   test('endpoint hanging: the invite visitor reaches /thank-you within 11 s; the request is stored once the endpoint answers', async ({ page }) => {
     test.setTimeout(60_000);
     const email = uniqueEmail('hanging');
@@ -250,7 +250,7 @@ test.describe('a kept request survives the tab closing as /thank-you shows (spec
   });
 });
 
-test.describe('drafts and validation (issue #12)', () => {
+test.describe('drafts and validation', () => {
   test('fill, go to /terms in the same tab, come back: every value restored; once sent, the draft is gone', async ({ page }) => {
     const email = uniqueEmail('draft');
     await page.goto('/#invite');

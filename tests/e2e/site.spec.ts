@@ -14,7 +14,7 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-/** Holds back a page's chunk (issue #13: one per route, e.g. `Home`, `Terms`) by `ms` ms, as a slow network would. */
+/** Holds back a page's chunk (one per route, e.g. `Home`, `Terms`) by `ms` ms, as a slow network would. */
 async function holdBackPageChunk(page: Page, chunk: string, ms: number): Promise<void> {
   await page.route(new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`), async (route) => {
     await new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,7 +53,7 @@ test.describe('every route in a real browser', () => {
     await expect(page.locator('#pricing')).toBeInViewport();
   });
 
-  test('a client-side navigation to /#pricing scrolls there even when the home page arrives late (issue #13)', async ({ page }) => {
+  test('a client-side navigation to /#pricing scrolls there even when the home page arrives late', async ({ page }) => {
     // the home page's chunk comes in after the 100 ms before the scroll (spec §2)
     await holdBackPageChunk(page, 'Home', 500);
     await page.goto('/privacy-request');
@@ -114,7 +114,7 @@ test.describe('prerendered pages', () => {
     await context.close();
   });
 
-  test('pointing at a link fetches its page before the click, and the click shows it (issue #13)', async ({ page }) => {
+  test('pointing at a link fetches its page before the click, and the click shows it', async ({ page }) => {
     await page.goto('/privacy-request');
     // its submit button is enabled once the page is hydrated, after the links' listeners are in place
     await expect(page.getByRole('button', { name: 'Submit request' })).toBeEnabled();
@@ -126,7 +126,7 @@ test.describe('prerendered pages', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeFocused();
   });
 
-  test('going back before the next page has come in shows the page gone back to (issue #13)', async ({ page }) => {
+  test('going back before the next page has come in shows the page gone back to', async ({ page }) => {
     // /terms's chunk is held back, so the visitor goes back while <main> is still waiting for it
     await holdBackPageChunk(page, 'Terms', 800);
     await page.goto('/privacy-request');
@@ -183,7 +183,7 @@ test.describe('prerendered pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of Service');
   });
 
-  test('the server answers the discovery files, the share image and the icons with their types (issue #13)', async ({ request }) => {
+  test('the server answers the discovery files, the share image and the icons with their types', async ({ request }) => {
     const expected: Record<string, RegExp> = {
       '/sitemap.xml': /^application\/xml/,
       '/robots.txt': /^text\/plain/,
@@ -270,7 +270,7 @@ test.describe('accessibility', () => {
     await expect(page.locator('main')).toBeFocused();
   });
 
-  test('printing /privacy gives the text alone: no header, footer or buttons, and each link\'s target after it (issue #13)', async ({ page }) => {
+  test('printing /privacy gives the text alone: no header, footer or buttons, and each link\'s target after it', async ({ page }) => {
     await page.goto('/privacy');
     await expect(page.locator('header')).toBeVisible();
     await expect(page.locator('button:visible')).not.toHaveCount(0);

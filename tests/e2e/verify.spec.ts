@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
 import { expect, interceptPostHog, requestsList, smtpMailTo, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
 
-// Issue #27 (11 CCR §7060, §7062): a privacy request sent from the form, its confirmation received by a
+// 11 CCR §7060, §7062: a privacy request sent from the form, its confirmation received by a
 // real SMTP server, its verification link opened and confirmed in Chromium, then answered and extended
 // with the team's command line. Runs on the `analytics` server (PostHog on, mail over SMTP, PGlite).
 
@@ -40,7 +40,7 @@ async function linkMailedTo(email: string): Promise<{ link: string; page: string
   return { link: match![0], page: match![1]!, token: match![2]!, text: confirmation!.text ?? '' };
 }
 
-test.describe('verifying a privacy request by its link (issue #27)', () => {
+test.describe('verifying a privacy request by its link (11 CCR §7060)', () => {
   test('form → confirmation over SMTP → link → "Confirm it\'s me" by keyboard → verified; again: already confirmed; then respond and extend mail the requester', async ({ page, context }) => {
     const postHog = await interceptPostHog(page);
     // React reports a hydration problem (a mismatch, an update to a part not yet hydrated) as a console error

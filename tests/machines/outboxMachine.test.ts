@@ -8,7 +8,7 @@ import { server } from '../../mocks/node';
 import { keptRequest } from '../model/models';
 import { network } from '../support/network';
 
-describe('retryDelayMs (issue #12: 2 s doubling to 5 min, with jitter, Retry-After honoured)', () => {
+describe('retryDelayMs (2 s doubling to 5 min, with jitter, Retry-After honoured)', () => {
   it('waits between half and all of 2 s before the first retry', () => {
     expect(retryDelayMs(1, null, 0)).toBe(OUTBOX.retryBaseMs / 2);
     expect(retryDelayMs(1, null, 0.999999)).toBe(OUTBOX.retryBaseMs);
@@ -38,7 +38,7 @@ async function startOutbox() {
   return actor;
 }
 
-describe('outboxMachine (issue #12)', () => {
+describe('outboxMachine', () => {
   it('sends what an earlier page kept as soon as it loads, and forgets it once stored', async () => {
     await keepInOutbox({ key: keptRequest.key, body: keptRequest.body, keptAt: Date.now(), attempts: 1, nextAttemptAt: Date.now() - 1 });
     const actor = await startOutbox();

@@ -4,7 +4,7 @@ import { STORAGE_KEYS } from '@/config/site';
 import { loadOutbox } from '@/services/outboxStore';
 import { network as sent } from '../support/network';
 
-// What both form machines' model tests check of issue #12 after each step, beyond the form itself.
+// What both form machines' model tests check of the README's "No request lost" after each step, beyond the form itself.
 
 /**
  * Spec §4, §8: after a failure a later attempt may fix (503, time-out) the form waits
@@ -26,7 +26,7 @@ export async function expectOutbox(state: AnyMachineSnapshot, event?: AnyEventOb
 }
 
 /**
- * Issue #12: once a draft is kept (after the pause, or when focus leaves the form) this tab's
+ * Once a draft is kept (after the pause, or when focus leaves the form) this tab's
  * sessionStorage holds what was typed into `field`; once the form is sent it holds nothing.
  */
 export function expectDraft(state: AnyMachineSnapshot, event: AnyEventObject | undefined, form: string, field: string) {

@@ -54,7 +54,7 @@ describeModel(inviteModel, {
     'xstate.after.submitTimeout.invite.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
     'xstate.done.actor.keepRequest': async () => heldStorageWrites.release(),
     'xstate.after.keepRequestTimeout.invite.form.submitting.keeping': () => elapse(KEEP_REQUEST_TIMEOUT_MS),
-    // issue #12: drafts. A change is one more character in the notes; focus leaving goes to a link outside the form.
+    // Drafts. A change is one more character in the notes; focus leaving goes to a link outside the form.
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
       const field = within(inviteFormElement()).getByRole('textbox', { name: 'Anything else?' }) as HTMLInputElement;
@@ -71,7 +71,7 @@ describeModel(inviteModel, {
       expect(location()).toBe('/thank-you');
       expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-      // a bot that filled the honeypot sends nothing (issue #12)
+      // a bot that filled the honeypot sends nothing
       // (the payload is stored only on the way to sending it)
       expect(sent.submissions()).toHaveLength(state.context.payload === null ? 0 : 1);
       return;

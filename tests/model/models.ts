@@ -27,7 +27,7 @@ export interface Model {
   stateOf: (snapshot: AnyMachineSnapshot) => unknown;
 }
 
-/** A failure a later attempt may fix (issue #12): the outbox keeps the submission. */
+/** A failure a later attempt may fix: the outbox keeps the submission. */
 export const HTTP_503 = new SubmissionError('HTTP error! status: 503', 503);
 
 /** A failure no later attempt fixes: not kept, not retried. */
@@ -154,7 +154,7 @@ export const outboxModel: Model = {
   stateOf: (s) => [s.value, s.context.entries.map((entry: { key: string; attempts: number }) => [entry.key, entry.attempts > 1])],
 };
 
-/** The request the verification model's look-ups answer (issue #27). */
+/** The request the verification model's look-ups answer (11 CCR §7060). */
 export const verificationAnswer = (status: VerificationAnswer['status']): VerificationAnswer => ({
   status,
   requestTypes: ['Access/Know', 'Delete'],

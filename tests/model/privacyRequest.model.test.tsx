@@ -56,7 +56,7 @@ describeModel(privacyRequestModel, {
     'xstate.after.submitTimeout.privacyRequest.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
     'xstate.done.actor.keepRequest': async () => heldStorageWrites.release(),
     'xstate.after.keepRequestTimeout.privacyRequest.form.submitting.keeping': () => elapse(KEEP_REQUEST_TIMEOUT_MS),
-    // issue #12: drafts. A change is one more character in the company; focus leaving goes outside the form.
+    // Drafts. A change is one more character in the company; focus leaving goes outside the form.
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
       const field = form().getByRole('textbox', { name: 'Company' }) as HTMLInputElement;
@@ -69,7 +69,7 @@ describeModel(privacyRequestModel, {
     await expectOutbox(state, event);
     expectDraft(state, event, 'privacyRequest', 'company');
     if (state.matches({ form: 'submitted' })) {
-      // a bot that filled the honeypot sends nothing (issue #12)
+      // a bot that filled the honeypot sends nothing
       if (event?.trapFilled) expect(sent.submissions()).toHaveLength(sentBeforeSubmit.count);
       expect(location()).toBe('/thank-you');
       expect(screen.getByRole('heading', { level: 1, name: 'Request received' })).toBeInTheDocument();

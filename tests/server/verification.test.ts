@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The verification link of a privacy request (11 CCR §7060, §7062; issue #27), over real HTTP, with the
+// The verification link of a privacy request (11 CCR §7060, §7062), over real HTTP, with the
 // confirmation mail received by a real SMTP server: the link, its look-up, "Confirm it's me", the
 // record it writes, and every way a link stops working.
 import { eq, sql } from 'drizzle-orm';

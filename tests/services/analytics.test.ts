@@ -41,7 +41,7 @@ async function runIdleCallback() {
   return next;
 }
 
-describe('analytics loading (issue #13: PostHog never costs the visitor the page)', () => {
+describe('analytics loading (PostHog never costs the visitor the page)', () => {
   it('loads nothing before the load event; then, each in an idle period of its own: the SDK, the first Intl object, its init, the recorder, recording', async () => {
     const session = startAnalyticsSession();
     session.capture({ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } });

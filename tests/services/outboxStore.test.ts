@@ -35,7 +35,7 @@ function entryOfSize(n: number, bytes: number): OutboxEntry {
   return entry(n, 0, bytes - bodyBytes(base.body));
 }
 
-describe('the outbox limits (issue #12)', () => {
+describe('the outbox limits', () => {
   it(`keeps ${OUTBOX.maxEntries} entries; one more drops the oldest, with a warning`, () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const full = Array.from({ length: OUTBOX.maxEntries }, (_, n) => entry(n));

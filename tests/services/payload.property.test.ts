@@ -7,7 +7,7 @@ import { TEXT_LIMITS, type ClientMetadata, type InvitePayload } from '#shared/su
 import { checkSubmissionBody } from '../../server/http/submissionSchema';
 
 /**
- * Property-based tests (issue #12): whatever a visitor types — any Unicode, empty, or at and past the
+ * Property-based tests: whatever a visitor types — any Unicode, empty, or at and past the
  * server's length limits — the payload builders never throw, and the body they give is either accepted
  * by the server's own schema or refused with a problem that names the field (the 400 a visitor sees).
  */

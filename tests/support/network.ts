@@ -108,11 +108,11 @@ export function heldNetwork() {
   };
 }
 
-/** A well-formed verification token (issue #27): 43 characters of base64url. */
+/** A well-formed verification token (11 CCR §7060): 43 characters of base64url. */
 export const SAMPLE_TOKEN = 'sOnDe_verification-token_0123456789abcdefgh';
 
 /**
- * The verification calls of /privacy-request/verify (issue #27) under a test's control: each is held
+ * The verification calls of /privacy-request/verify (11 CCR §7060) under a test's control: each is held
  * until the step answers it, so that `lookingUp` and `confirming` can be seen.
  */
 export function heldVerification() {

@@ -9,7 +9,7 @@ vi.mock('@/pages/Terms', () => ({
   },
 }));
 
-describe('nothing breaks the page (issue #12)', () => {
+describe('nothing breaks the page', () => {
   beforeEach(() => {
     // the head of the prerendered /terms, as scripts/build.mjs writes it
     document.head.innerHTML = '<title>Terms of Service — Sonde</title><meta name="description" content="Terms">';
@@ -46,7 +46,7 @@ describe('nothing breaks the page (issue #12)', () => {
   });
 });
 
-describe('focus after navigation (issue #12)', () => {
+describe('focus after navigation', () => {
   it("moves to the new page's heading after a client-side navigation, not on first load", async () => {
     // (the Terms page is mocked to throw in this file, so the journey avoids it)
     const { user } = renderApp('/privacy');

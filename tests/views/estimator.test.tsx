@@ -178,7 +178,7 @@ describe('cost estimator (spec §9)', () => {
     expect(inviteField('Full name')).toHaveValue('Ada Lovelace');
     expect(inviteField('Company')).toHaveValue('Analytical Engines');
     expect(inviteField('Estimated monthly queries')).toHaveFocus();
-    // kept as the visitor's own typing is: 500 ms after the change (issue #12's draft)
+    // kept as the visitor's own typing is: 500 ms after the change (the draft's pause)
     await act(() => vi.advanceTimersByTimeAsync(500));
     expect(keptDraft()).toMatchObject({
       fullName: 'Ada Lovelace',

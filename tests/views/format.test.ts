@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PRICE_PER_1000_QUERIES_USD, PRICING_EXAMPLES } from '@/config/site';
 
-// The figures of spec §9 are formatted without Intl (src/utils/format.ts, issue #13): what the
+// The figures of spec §9 are formatted without Intl (src/utils/format.ts): what the
 // visitor reads must be what Intl.NumberFormat writes, and the page's figures must not start ICU.
 const usdCents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
 const usdWhole = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });

@@ -69,7 +69,7 @@ describe('hydrating a prerendered page, in StrictMode (React 19 selective hydrat
     },
   );
 
-  it('/privacy-request/verify, prerendered without a token, hydrates at its link without a mismatch, then looks the request up (issue #27)', async () => {
+  it('/privacy-request/verify, prerendered without a token, hydrates at its link without a mismatch, then looks the request up (11 CCR §7060)', async () => {
     const consoleError = vi.spyOn(console, 'error');
     const { container, before, recoverable } = await prerenderAndHydrate('/privacy-request/verify', `/privacy-request/verify#token=${SAMPLE_TOKEN}`);
     // the prerendered page says it is checking, whatever link opens it

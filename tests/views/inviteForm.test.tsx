@@ -34,7 +34,7 @@ describe('invite form (spec §3, §5)', () => {
       'desiredStartDate',
       'budgetRange',
       'notes',
-      'leaveEmpty', // the honeypot (issue #12): not a payload field, checked below
+      'leaveEmpty', // the honeypot: not a payload field, checked below
       'consentGiven',
     ]);
     const f = within(form);
@@ -89,7 +89,7 @@ describe('invite form (spec §3, §5)', () => {
     expect(network.delivered()).toHaveLength(0);
   });
 
-  it('limits every text field to the server\'s length (DESIGN.md §4) and carries a honeypot no visitor meets (issue #12)', () => {
+  it('limits every text field to the server\'s length (DESIGN.md §4) and carries a honeypot no visitor meets', () => {
     renderApp('/');
     const form = inviteFormElement();
     const limit = (name: string) => (form.querySelector(`[name="${name}"]`) as HTMLInputElement).maxLength;
@@ -104,7 +104,7 @@ describe('invite form (spec §3, §5)', () => {
     expect(trap).not.toBeRequired();
   });
 
-  it('refuses a required field of only spaces with the browser\'s own message (issue #12)', async () => {
+  it('refuses a required field of only spaces with the browser\'s own message', async () => {
     const { user } = renderApp('/');
     const fullName = within(inviteFormElement()).getByRole('textbox', { name: 'Full name' }) as HTMLInputElement;
     await user.type(fullName, '   ');
@@ -145,7 +145,7 @@ describe('invite form (spec §3, §5)', () => {
     expect(description).toBeValid();
   });
 
-  it('sends nothing when the honeypot is filled, and still shows /thank-you (issue #12)', async () => {
+  it('sends nothing when the honeypot is filled, and still shows /thank-you', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { user, location } = renderApp('/');
     await fillRequiredInviteFields(user);
@@ -156,7 +156,7 @@ describe('invite form (spec §3, §5)', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('honeypot'));
   });
 
-  it('keeps a draft for the tab: fill, leave for /privacy, come back: every value is there; once sent, the draft is gone (issue #12)', async () => {
+  it('keeps a draft for the tab: fill, leave for /privacy, come back: every value is there; once sent, the draft is gone', async () => {
     const { user, location } = renderApp('/');
     await fillRequiredInviteFields(user);
     const form = within(inviteFormElement());

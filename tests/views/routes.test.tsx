@@ -73,7 +73,7 @@ describe('routes of spec §2', () => {
     expect(main).toHaveTextContent(`not for people under ${RETENTION.minimumAge}`);
     expect(main).toHaveTextContent(/Global Privacy Control/);
     expect(main).toHaveTextContent(/browser identifier/);
-    // issue #12: what the browser itself keeps, and for how long
+    // What the browser itself keeps, and for how long
     expect(main).toHaveTextContent('kept in that tab’s session storage');
     expect(main).toHaveTextContent('sent again until it arrives, for at most 30 days');
     expect(within(main).getByRole('link', { name: 'Submit a privacy request' })).toHaveAttribute('href', '/privacy-request');

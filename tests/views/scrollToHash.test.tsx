@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useScrollToHash } from '@/app/useScrollToHash';
 
 // A layout whose page arrives late, as a page chunk still loading after a client-side navigation
-// (issue #13) leaves <main> empty until it is in.
+// leaves <main> empty until it is in.
 function LateLayout({ pageAfterMs, sectionId }: { pageAfterMs: number; sectionId: string }) {
   useScrollToHash();
   const [loaded, setLoaded] = useState(false);
@@ -40,7 +40,7 @@ async function advance(ms: number) {
   });
 }
 
-describe('scroll to the hash section (spec §2) when the page arrives late (issue #13)', () => {
+describe('scroll to the hash section (spec §2) when the page arrives late', () => {
   const scrollIntoView = vi.mocked(Element.prototype.scrollIntoView);
   beforeEach(() => {
     vi.useFakeTimers();
