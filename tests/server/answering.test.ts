@@ -8,10 +8,10 @@ import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
 import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { TEAM_WRITE_LOCK_ID } from '../../server/db/teamTransaction.ts';
 import { teamCli } from '../support/cli.ts';
-import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -214,9 +214,7 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
 
   it('respond --attach-subject mails the outcome with the JSON; extend mails the notice with the new date and the reason', async () => {
     const config = testConfig(await writeStandInSite());
-    const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'), {
-      database: await openPglite(),
-    });
+    const server = await startTestServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
     try {
       const { io, run } = teamCli(() => server.database);
       const post = async (body: SubmissionBody) => {
@@ -255,7 +253,7 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
 
   it('the data attached for a requester holds their requests, fields and history; not the team\'s user names, notes or outbox rows', async () => {
     const config = testConfig(await writeStandInSite());
-    const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
+    const server = await startTestServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
     try {
       const { run } = teamCli(() => server.database, { user: 'root' });
       const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {

@@ -8,8 +8,8 @@ import { SUBMISSIONS_PATH } from '#shared/submission';
 import { readConfig, type ServerConfig } from '../../server/config.ts';
 import { MAX_CONCURRENT_SUBMISSIONS, MAX_UPLOADS_PER_CLIENT } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
-import { openPglite } from '../support/database.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 async function start(overrides: Partial<ServerConfig> = {}) {
-  const server = await startServer(testConfig(distDir, overrides), createLogger('silent'), { database: await openPglite() });
+  const server = await startTestServer(testConfig(distDir, overrides), createLogger('silent'));
   running.push(server);
   return server;
 }
@@ -219,9 +219,7 @@ describe('configuration that would let a header choose the origin', () => {
 describe('a client that goes away midway', () => {
   it('is answered 400 and logged at info, chunked or not, never as a server error', async () => {
     const lines: string[] = [];
-    const server = await startServer(testConfig(distDir), createLogger('info', { write: (line: string) => void lines.push(line) }), {
-      database: await openPglite(),
-    });
+    const server = await startTestServer(testConfig(distDir), createLogger('info', { write: (line: string) => void lines.push(line) }));
     running.push(server);
     for (const chunked of [true, false]) {
       await new Promise<void>((resolve) => {

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { checkSubmissionBody } from '../../server/http/submissionSchema.ts';
-import { openPglite } from '../support/database.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 
@@ -36,9 +36,7 @@ const FIELDS = Object.keys(submissionBody().data) as Array<keyof SubmissionBody[
 describe('any JSON posted to POST /api/submissions on PGlite', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(testConfig(await writeStandInSite(), { rateLimitPerMinute: 1_000_000 }), createLogger('silent'), {
-      database: await openPglite(),
-    });
+    server = await startTestServer(testConfig(await writeStandInSite(), { rateLimitPerMinute: 1_000_000 }), createLogger('silent'));
   });
   afterAll(async () => {
     await server.stop();

@@ -12,7 +12,8 @@ import { DATABASE_ANSWER_TIMEOUT_MS } from '../../server/limits.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { testEngines } from '../support/database.ts';
 import { builtHeaders, testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
@@ -27,7 +28,7 @@ afterEach(async () => {
 });
 
 async function start(overrides: Partial<ServerConfig> = {}, database?: Database, timeouts?: { requestMs: number; headersMs: number }) {
-  const server = await startServer(testConfig(distDir, overrides), createLogger('silent'), { database, timeouts });
+  const server = await startTestServer(testConfig(distDir, overrides), createLogger('silent'), { database, timeouts });
   running.push(server);
   return server;
 }
@@ -106,7 +107,7 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
       database = await engine.open();
       const location = engine.location() as { url: string };
       const deadlineMs = 600;
-      const server = await startServer(testConfig(distDir), createLogger('silent'), {
+      const server = await startTestServer(testConfig(distDir), createLogger('silent'), {
         database,
         timeouts: { requestMs: 10_000, headersMs: 10_000, databaseMs: deadlineMs },
       });

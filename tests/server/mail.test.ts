@@ -16,11 +16,12 @@ import { TEAM_SUBJECT_MAX_LENGTH, teamNewRequest, truncateAtGrapheme } from '../
 import { leaseMsOf, startOutbox, type Delivery } from '../../server/outbox/sender.ts';
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { eraseSubject, purgeExpired, subjectExport } from '../../server/db/retention.ts';
 import { mailboxOf, sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
-import { openPglite, storeSubmission, testEngines } from '../support/database.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -40,7 +41,7 @@ let mailDir = '';
 async function start(overrides: Partial<ServerConfig['mail']> = {}): Promise<RunningServer> {
   const config = testConfig(distDir);
   mailDir = config.mail.emlDir;
-  const server = await startServer({ ...config, mail: { ...config.mail, ...overrides } }, createLogger('silent'), { database: await openPglite() });
+  const server = await startTestServer({ ...config, mail: { ...config.mail, ...overrides } }, createLogger('silent'));
   cleanup.push(() => server.stop());
   return server;
 }
@@ -121,10 +122,9 @@ describe('mail through a real SMTP server', () => {
     cleanup.push(smtp.close);
     const lines: string[] = [];
     const config = testConfig(distDir);
-    const server = await startServer(
+    const server = await startTestServer(
       { ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${port}` } },
       createLogger('info', { write: (line: string) => void lines.push(line) }),
-      { database: await openPglite() },
     );
     cleanup.push(() => server.stop());
     await post(server, submissionBody({ workEmail: 'ada.private@example.com' }));

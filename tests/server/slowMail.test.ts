@@ -11,7 +11,8 @@ import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { openDatabase } from '../../server/db/database.ts';
 import { notifications, privacyVerifications } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { mailChannel } from '../../server/outbox/mail.ts';
 import { startOutbox } from '../../server/outbox/sender.ts';
 import { sha256Hex } from '../../server/db/mailbox.ts';
@@ -33,7 +34,7 @@ afterEach(async () => {
 
 async function start(smtpPort: number): Promise<RunningServer> {
   const config = testConfig(distDir);
-  const server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
+  const server = await startTestServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'));
   cleanup.push(() => server.stop());
   return server;
 }

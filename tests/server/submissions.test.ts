@@ -8,7 +8,8 @@ import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { testEngines } from '../support/database.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -41,7 +42,7 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
   beforeEach(async () => {
     logLines.length = 0;
     database = await engine.open();
-    server = await startServer(testConfig(distDir), createLogger('info', logStream), { database });
+    server = await startTestServer(testConfig(distDir), createLogger('info', logStream), { database });
   });
   afterEach(async () => {
     await server.stop();

@@ -10,11 +10,12 @@ import type { Database } from '../../server/db/database.ts';
 import { notifications, privacyRecords, privacyVerifications } from '../../server/db/schema.ts';
 import { VERIFICATION_BODY_MAX_BYTES, VERIFICATION_CALLS_PER_MINUTE } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { eraseSubject, purgeExpired } from '../../server/db/retention.ts';
 import { sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
-import { openPglite, testEngines } from '../support/database.ts';
+import { testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody } from '../support/submissionBody.ts';
@@ -46,7 +47,7 @@ describe.each(testEngines())('verification links on $name', (engine) => {
   beforeEach(async () => {
     database = await engine.open();
     const config = testConfig(distDir);
-    server = await startServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'), { database });
+    server = await startTestServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'), { database });
   });
   afterEach(async () => {
     await server.stop();
@@ -176,7 +177,7 @@ describe.each(testEngines())('verification links on $name', (engine) => {
 describe('the verification calls refuse what is not a token', () => {
   let server: RunningServer;
   beforeEach(async () => {
-    server = await startServer(testConfig(await writeStandInSite()), createLogger('silent'), { database: await openPglite() });
+    server = await startTestServer(testConfig(await writeStandInSite()), createLogger('silent'));
   });
   afterEach(async () => {
     await server.stop();
@@ -235,9 +236,7 @@ describe('the verification calls refuse what is not a token', () => {
   });
 
   it(`counts the calls of an IPv6 client by its /64, and each client apart`, async () => {
-    const proxied = await startServer(testConfig(await writeStandInSite(), { trustProxy: true }), createLogger('silent'), {
-      database: await openPglite(),
-    });
+    const proxied = await startTestServer(testConfig(await writeStandInSite(), { trustProxy: true }), createLogger('silent'));
     try {
       const token = JSON.stringify({ token: 'A'.repeat(43) });
       const from = (ip: string) =>

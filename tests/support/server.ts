@@ -1,0 +1,20 @@
+import type { ServerConfig } from '../../server/config.ts';
+import type { Logger } from '../../server/logger.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { openPglite } from './database.ts';
+
+/**
+ * `startServer` (server/main.ts) for tests. A configuration on in-memory PGlite (`testConfig()`'s
+ * default) gets a copy of the global setup's migrated database (tests/support/database.ts, about 0.3 s)
+ * instead of migrating a new one (about 2 s); any other database is opened as the server would.
+ * The database is closed by `stop()` either way.
+ */
+export async function startTestServer(
+  config: ServerConfig,
+  logger: Logger,
+  options: Parameters<typeof startServer>[2] = {},
+): Promise<RunningServer> {
+  const inMemory = 'pgliteDir' in config.database && config.database.pgliteDir.startsWith('memory://');
+  const database = options.database ?? (inMemory ? await openPglite() : undefined);
+  return startServer(config, logger, { ...options, database });
+}
