@@ -86,12 +86,12 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
   });
 
   return new Hono<SubmissionEnv>()
-    .use('/', api.origin)
+    .use('/', ...api.origin)
     .post(
       '/',
-      api.clientAddress,
       api.jsonContentType,
       idempotencyKeyShape,
+      api.clientAddress,
       uploadsPerClient,
       api.jsonBody(MAX_BODY_BYTES, 'submission'),
       async (c) => {

@@ -39,7 +39,7 @@ export function verificationRoutes(options: AppOptions, api: ApiMiddleware): { l
   });
   const route = (work: (token: string) => Promise<VerificationAnswer | null>, what: 'look-up' | 'confirmation') =>
     new Hono<ApiEnv>()
-      .use('/', api.origin)
+      .use('/', ...api.origin)
       .post('/', api.clientAddress, callsPerClient, api.jsonContentType, api.jsonBody(VERIFICATION_BODY_MAX_BYTES, 'verification'), async (c) => {
         const body = tokenBody.safeParse(c.var.body);
         if (!body.success) return problem(c, 400, 'Body must be { "token": string }');
