@@ -1,3 +1,6 @@
+import { isIP } from 'node:net';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -17,4 +20,25 @@ export function clientKeyOf(ip: string): string {
   const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${IPV6_CLIENT_PREFIX_BITS}`).toString()}/${IPV6_CLIENT_PREFIX_BITS}`;
+}
+
+/**
+ * The IP address a request came from. Behind trusted proxies (`trustProxy`, `SONDE_TRUST_PROXY`), each
+ * appends the address it received from to `X-Forwarded-For`: the entry `hops` from the right
+ * (`SONDE_TRUSTED_PROXY_HOPS`) is the one the first of them wrote, while any entry left of it is the
+ * client's own text. Without a usable entry: the socket's peer.
+ * @returns an IPv4 or IPv6 address as written, or `unknown` when `app.fetch` was called without a Node
+ *   socket (a serverless host, a test). Never throws.
+ */
+export function peerAddressOf(c: Context, proxies: { trustProxy: boolean; hops: number }): string {
+  if (proxies.trustProxy) {
+    const entries = c.req.header('x-forwarded-for')?.split(',').map((entry) => entry.trim()) ?? [];
+    const appended = entries[entries.length - proxies.hops];
+    if (appended !== undefined && isIP(appended) !== 0) return appended;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

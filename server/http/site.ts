@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HOST_CONFIG_FILES } from './securityHeaders.ts';
 
 /** Hashed build output never changes under one name: cached for a year. */
@@ -18,8 +18,13 @@ const PAGE_CACHE = 'no-cache';
  * - `Cache-Control`: immutable for `/assets/*`, `no-cache` for pages and other files;
  * - the security headers (server/http/securityHeaders.ts) on every HTML response;
  * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them.
+ * Mounted at `/` after every API route: it answers every path and method nothing before it answered,
+ * with the not-found page at the end instead of the app's `notFound` (which Hono calls for the
+ * top-level app only).
+ * @param options - `distDir`: the build's directory; `htmlHeaders`: the security headers it was built with
+ * @returns the site as a Hono sub-app
  */
-export function mountSite<E extends Env>(app: Hono<E>, options: { distDir: string; htmlHeaders: Record<string, string> }): void {
+export function siteRoutes(options: { distDir: string; htmlHeaders: Record<string, string> }): Hono {
   const { distDir, htmlHeaders } = options;
   /** `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed) */
   const setPageHeaders = (c: Context, file: string) => {
@@ -32,7 +37,8 @@ export function mountSite<E extends Env>(app: Hono<E>, options: { distDir: strin
   const hidden = new Set(HOST_CONFIG_FILES.map((file) => `/${file}`));
   const notFoundPage = join(distDir, '404.html');
 
-  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+  const site = new Hono();
+  site.on(['GET', 'HEAD'], '*', async (c, next) => {
     const { pathname, search } = new URL(c.req.url);
     if (pathname === '/' || !pathname.endsWith('/')) return next();
     // One leading slash only: `//evil.example/` must not become the protocol-relative `//evil.example`.
@@ -45,15 +51,15 @@ export function mountSite<E extends Env>(app: Hono<E>, options: { distDir: strin
     rewriteRequestPath: (path) => (path === '/' || extname(path) !== '' ? path : `${path}.html`),
     onFound: (path, c) => setPageHeaders(c, path),
   });
-  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+  site.on(['GET', 'HEAD'], '*', async (c, next) => {
     if (hidden.has(c.req.path)) return next();
     return files(c, next);
   });
-  app.notFound(async (c) => {
-    if (c.req.path.startsWith('/api/')) return c.json({ error: 'Not found' }, 404);
+  site.all('*', async (c) => {
     setPageHeaders(c, notFoundPage);
     c.header('Content-Type', 'text/html; charset=utf-8');
     if (c.req.method === 'HEAD') return c.body(null, 404);
     return c.body(await readFile(notFoundPage), 404);
   });
+  return site;
 }

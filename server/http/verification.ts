@@ -1,50 +1,62 @@
-import type { Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
 import { z } from 'zod';
-import { UNKNOWN_LINK_ERROR, VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, type VerificationAnswer } from '#shared/verification';
+import { UNKNOWN_LINK_ERROR, type VerificationAnswer } from '#shared/verification';
 import { DeadlineError, withDeadline } from '../db/deadline.ts';
 import { confirmVerification, lookUpVerification } from '../db/verificationLinks.ts';
 import { VERIFICATION_BODY_MAX_BYTES, VERIFICATION_CALLS_PER_MINUTE } from '../limits.ts';
-import { JSON_CONTENT_TYPE, type Api, type AppEnv } from './api.ts';
+import { onlyPost, problem, type ApiEnv, type ApiMiddleware } from './middleware.ts';
+import type { AppOptions } from './options.ts';
 
-/** The verification link's look-up and confirmation (11 CCR §7060), as {@link createApp} describes their answers. */
-export function addVerificationRoutes(app: Hono<AppEnv>, { logger, database, problem, databaseTooSlow, readJson, clientKey, databaseTimeoutMs }: Api): void {
-  // The verification link of a privacy request (11 CCR §7060): a look-up that changes nothing, and the
-  // confirmation. Both only by POST, the token in the body, never in a URL.
-  const verificationLimit = rateLimiter<AppEnv>({
+/** The body both calls take: the token of the link, never in a URL. */
+const tokenBody = z.object({ token: z.string() });
+
+/**
+ * The verification link of a privacy request (11 CCR §7060): the look-up, which changes nothing (a mail
+ * scanner opening the link verifies nothing), and the confirmation, which records the verification.
+ * Each is a sub-app answering `POST` at its path `/` (mounted at `VERIFICATION_LOOKUP_PATH` and
+ * `VERIFICATION_CONFIRM_PATH`, shared/verification.ts), after the shared checks of
+ * server/http/middleware.ts (Origin 403, content type 415, size 413 over `VERIFICATION_BODY_MAX_BYTES`,
+ * JSON 400): `{ token }` → 200 `VerificationAnswer` (shared/verification.ts); 400 for a body that is not
+ * `{ token: string }`; 404 `{ error: UNKNOWN_LINK_ERROR }` for a link unknown, expired or of an answered
+ * request; 429 with `Retry-After` past `VERIFICATION_CALLS_PER_MINUTE` per client, both calls counted
+ * together, before the content type is looked at; 503 with `Retry-After: 1` when the database does not
+ * answer within `DATABASE_ANSWER_TIMEOUT_MS`; 500 when it fails; 405 for any method but POST and OPTIONS.
+ * @param options - `database`, `logger`
+ * @param api - the shared middleware (server/http/middleware.ts)
+ * @returns the two sub-apps
+ */
+export function verificationRoutes(options: AppOptions, api: ApiMiddleware): { lookUp: Hono<ApiEnv>; confirm: Hono<ApiEnv> } {
+  const { database, logger } = options;
+  const callsPerClient = rateLimiter<ApiEnv>({
     windowMs: 60_000,
     limit: VERIFICATION_CALLS_PER_MINUTE,
-    keyGenerator: (c) => clientKey(c),
+    keyGenerator: (c) => c.var.clientKey,
     handler: (c) => {
       logger.info({ status: 429 }, 'verification refused: rate limit');
       return problem(c, 429, 'Too many attempts from your address; try again in a minute');
     },
   });
-  const verificationBody = bodyLimit({
-    maxSize: VERIFICATION_BODY_MAX_BYTES,
-    onError: (c) => problem(c, 413, `Body is larger than ${VERIFICATION_BODY_MAX_BYTES} bytes`),
-  });
-  const tokenBody = z.object({ token: z.string() });
-  const verificationRoute =
-    (work: (token: string) => Promise<VerificationAnswer | null>, what: string) =>
-    async (c: Context<AppEnv>) => {
-      if (!JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) return problem(c, 415, 'Content-Type must be application/json');
-      const parsed = await readJson(c, 'verification');
-      if (parsed instanceof Response) return parsed;
-      const body = tokenBody.safeParse(parsed.value);
-      if (!body.success) return problem(c, 400, 'Body must be { "token": string }');
-      try {
-        const answer = await withDeadline(work(body.data.token), databaseTimeoutMs);
-        if (!answer) return c.json({ error: UNKNOWN_LINK_ERROR }, 404);
-        if (answer.status === 'confirmed') logger.info({ status: 200 }, 'privacy request verified by its link');
-        return c.json(answer, 200);
-      } catch (error) {
-        if (error instanceof DeadlineError) return databaseTooSlow(c);
-        logger.error({ err: error }, `verification ${what} failed`);
-        return problem(c, 500, 'The link could not be checked; try again');
-      }
-    };
-  app.post(VERIFICATION_LOOKUP_PATH, verificationLimit, verificationBody, verificationRoute((token) => lookUpVerification(database.db, token), 'look-up'));
-  app.post(VERIFICATION_CONFIRM_PATH, verificationLimit, verificationBody, verificationRoute((token) => confirmVerification(database.db, token), 'confirmation'));
+  const route = (work: (token: string) => Promise<VerificationAnswer | null>, what: 'look-up' | 'confirmation') =>
+    new Hono<ApiEnv>()
+      .use('/', ...api.origin)
+      .post('/', api.clientAddress, callsPerClient, api.jsonContentType, api.jsonBody(VERIFICATION_BODY_MAX_BYTES, 'verification'), async (c) => {
+        const body = tokenBody.safeParse(c.var.body);
+        if (!body.success) return problem(c, 400, 'Body must be { "token": string }');
+        try {
+          const answer = await withDeadline(work(body.data.token), api.databaseTimeoutMs);
+          if (!answer) return c.json({ error: UNKNOWN_LINK_ERROR }, 404);
+          if (answer.status === 'confirmed') logger.info({ status: 200 }, 'privacy request verified by its link');
+          return c.json(answer, 200);
+        } catch (error) {
+          if (error instanceof DeadlineError) return api.databaseTooSlow(c);
+          logger.error({ err: error }, `verification ${what} failed`);
+          return problem(c, 500, 'The link could not be checked; try again');
+        }
+      })
+      .all('/', onlyPost);
+  return {
+    lookUp: route((token) => lookUpVerification(database.db, token), 'look-up'),
+    confirm: route((token) => confirmVerification(database.db, token), 'confirmation'),
+  };
 }

@@ -1,8 +1,10 @@
-import type { Context } from 'hono';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 
-/** What {@link createApp} needs. Everything but `database` and `logger` has a default. */
+/**
+ * What `createApp` (server/http/app.ts) needs, handed on to the sub-apps and the shared middleware.
+ * Everything but `database`, `logger` and `publicOrigin` has a default.
+ */
 export interface AppOptions {
   database: Database;
   logger: Logger;
@@ -38,33 +40,4 @@ export interface AppOptions {
    * (acknowledgment or confirmation), the team's mail
    */
   outbox?: { kick(): void; webhook: boolean; requesterMail: boolean; teamMail: boolean };
-}
-
-/** Per-request values the submission route passes between its steps. */
-export type AppEnv = { Variables: { bodyReceived: () => void } };
-
-export const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
-
-/** The statuses an API route answers with a JSON `{ error }`. */
-export type ProblemStatus = 400 | 403 | 405 | 413 | 415 | 422 | 429 | 500 | 503;
-
-/** What every API route of {@link createApp} shares: its options and the answers and readers defined once. */
-export interface Api {
-  options: AppOptions;
-  logger: Logger;
-  database: Database;
-  /** a JSON `{ error }` answer with `status` */
-  problem: (c: Context, status: ProblemStatus, error: string) => Response;
-  /** 503 with `Retry-After: 1`: the database did not answer within `DATABASE_ANSWER_TIMEOUT_MS` (server/limits.ts) */
-  databaseTooSlow: (c: Context) => Response;
-  /** a request's body, whole, as JSON: `{ value }`, or the 400 to answer */
-  readJson: (c: Context, what: 'submission' | 'verification') => Promise<{ value: unknown } | Response>;
-  /** the client every per-client limit counts: its IPv4 address, or its IPv6 /64 */
-  clientKey: (c: Context) => string;
-  /** the server's clock */
-  now: () => Date;
-  /** how long a request waits for the database before 503 (ms) */
-  databaseTimeoutMs: number;
-  /** submissions per client per minute */
-  rateLimit: number;
 }
