@@ -18,7 +18,7 @@ export function addSubmissionRoute(app: Hono<AppEnv>, { options, logger, databas
   const writer = createSubmissionWriter(database.db, {
     limitPerWindow: rateLimit,
     windowMs: RATE_LIMIT_WINDOW_MS,
-    notify: options.outbox?.webhook ?? false,
+    announce: options.outbox?.webhook ?? false,
     mail: { requester: options.outbox?.requesterMail ?? false, team: options.outbox?.teamMail ?? false },
   });
 
