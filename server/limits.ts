@@ -72,39 +72,39 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 /** How often the server deletes what the privacy policy's retention periods have passed, in ms (once a day). */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60_000;
 
-/** A webhook notification's POST is aborted after this long, in ms. */
-export const NOTIFY_TIMEOUT_MS = 5_000;
+/** A webhook delivery's POST is aborted after this long, in ms. */
+export const WEBHOOK_TIMEOUT_MS = 5_000;
 
-/** The first retry of a failed notification comes about this long after it, in ms; then doubling. */
-export const NOTIFY_FIRST_RETRY_MS = 1_000;
+/** The first retry of a failed delivery comes about this long after it, in ms; then doubling. */
+export const DELIVERY_FIRST_RETRY_MS = 1_000;
 
-/** The longest wait between two attempts of one notification, in ms (1 hour). */
-export const NOTIFY_MAX_RETRY_MS = 60 * 60_000;
+/** The longest wait between two attempts of one delivery, in ms (1 hour). */
+export const DELIVERY_MAX_RETRY_MS = 60 * 60_000;
 
-/** A notification still failing this long after its request was stored is given up, in ms (3 days). */
-export const NOTIFY_GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60_000;
+/** A delivery still failing this long after its request was stored is given up, in ms (3 days). */
+export const DELIVERY_GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60_000;
 
-/** How often the outbox is read for due notifications, in ms. */
-export const NOTIFY_POLL_INTERVAL_MS = 1_000;
+/** How often the outbox is read for due deliveries, in ms. */
+export const DELIVERY_POLL_INTERVAL_MS = 1_000;
 
-/** The longest one webhook delivery may take, in ms (its POST is cut at {@link NOTIFY_TIMEOUT_MS}). */
-export const NOTIFY_DELIVERY_DEADLINE_MS = 15_000;
+/** The longest one webhook delivery may take, in ms (its POST is cut at {@link WEBHOOK_TIMEOUT_MS}). */
+export const WEBHOOK_DELIVERY_DEADLINE_MS = 15_000;
 
 /**
  * A sender's hold on a row it took (its lease) lasts the channel's delivery deadline plus this, in ms:
  * the deadline always fires, and the connection is closed, before another instance may take the row
  * (the lease is on the database's clock, the deadline on the instance's).
  */
-export const NOTIFY_LEASE_MARGIN_MS = 15_000;
+export const DELIVERY_LEASE_MARGIN_MS = 15_000;
 
-/** A sender's hold on a webhook row, in ms: {@link NOTIFY_DELIVERY_DEADLINE_MS} + {@link NOTIFY_LEASE_MARGIN_MS}. */
-export const NOTIFY_LEASE_MS = NOTIFY_DELIVERY_DEADLINE_MS + NOTIFY_LEASE_MARGIN_MS;
+/** A sender's hold on a webhook row, in ms: {@link WEBHOOK_DELIVERY_DEADLINE_MS} + {@link DELIVERY_LEASE_MARGIN_MS}. */
+export const WEBHOOK_LEASE_MS = WEBHOOK_DELIVERY_DEADLINE_MS + DELIVERY_LEASE_MARGIN_MS;
 
 /**
  * Deliveries one instance sends at once. Each is claimed under its own lease when a place is free, so
  * a slow one (a mail server taking its 10 minutes) holds only its own place, never the others.
  */
-export const NOTIFY_CONCURRENCY = 10;
+export const DELIVERY_CONCURRENCY = 10;
 
 /**
  * How much mail one mailbox can be sent by submitting the forms, on top of the per-IP rate limit: the

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './database.ts';
-import { notifications, privacyRecords, submissions, type MailMessage, type OutboxChannel } from './schema.ts';
+import { deliveries, privacyRecords, submissions, type MailMessage, type OutboxChannel } from './schema.ts';
 
 /** A delivery the outbox claimed, with what its message needs (the columns as the drivers return them). */
 export type ClaimedDelivery = {
@@ -42,7 +42,7 @@ export async function claimDeliveries(db: Db, places: number, channels: Array<{ 
   );
     const result = await db.execute(sql`
       with due as (
-        select id from ${notifications}
+        select id from ${deliveries}
         where delivered_at is null and failed_at is null and next_attempt_at <= now()
           and (locked_until is null or locked_until < now())
           and channel in (${sql.join(names.map((name) => sql`${name}`), sql`, `)})
@@ -51,9 +51,9 @@ export async function claimDeliveries(db: Db, places: number, channels: Array<{ 
         for update skip locked
       ),
       claimed as (
-        update ${notifications} n set locked_until = now() + make_interval(secs => case n.channel ${leaseSeconds} end), attempts = n.attempts + 1
-        from due where n.id = due.id
-        returning n.id, n.submission_id, n.attempts, n.created_at, n.channel, n.message, n.attach_subject, n.locked_until, n.rendered, n.covers
+        update ${deliveries} d set locked_until = now() + make_interval(secs => case d.channel ${leaseSeconds} end), attempts = d.attempts + 1
+        from due where d.id = due.id
+        returning d.id, d.submission_id, d.attempts, d.created_at, d.channel, d.message, d.attach_subject, d.locked_until, d.rendered, d.covers
       )
       select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered,
         s.kind, s.email, s.received_at, s.body, s.due_at,
@@ -75,17 +75,17 @@ export interface Lease {
 // Past the lease another instance may have claimed the row, and its outcome is the one that counts
 // (compared to the millisecond: the driver's Date has no microseconds).
 const mine = (lease: Lease) =>
-  sql`${notifications.id} = ${lease.id} and date_trunc('milliseconds', ${notifications.lockedUntil}) = ${lease.lockedUntil.toISOString()}::timestamptz`;
+  sql`${deliveries.id} = ${lease.id} and date_trunc('milliseconds', ${deliveries.lockedUntil}) = ${lease.lockedUntil.toISOString()}::timestamptz`;
 
 /** Keeps a delivery's rendered message before it is sent. @returns false when the lease ended (or one was kept already) */
 export async function keepRendered(db: Db, lease: Lease, rendered: string): Promise<boolean> {
-  const kept = await db.update(notifications).set({ rendered }).where(sql`${mine(lease)} and ${notifications.rendered} is null`).returning({ id: notifications.id });
+  const kept = await db.update(deliveries).set({ rendered }).where(sql`${mine(lease)} and ${deliveries.rendered} is null`).returning({ id: deliveries.id });
   return kept.length > 0;
 }
 
 /** A delivery sent: done, its kept copy cleared. */
 export async function markDelivered(db: Db, lease: Lease): Promise<void> {
-  await db.update(notifications).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null, rendered: null }).where(mine(lease));
+  await db.update(deliveries).set({ deliveredAt: sql`now()`, lockedUntil: null, lastError: null, rendered: null }).where(mine(lease));
 }
 
 /** 11 CCR §7101: the records of these requests keep when their confirmation of receipt first went out. */
@@ -98,13 +98,13 @@ export async function markConfirmationSent(db: Db, requestIds: string[]): Promis
 
 /** A delivery given up: failed with its problem; the kept copy (it may hold a live verification token) cleared. */
 export async function markFailed(db: Db, lease: Lease, problem: string): Promise<void> {
-  await db.update(notifications).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem, rendered: null }).where(mine(lease));
+  await db.update(deliveries).set({ failedAt: sql`now()`, lockedUntil: null, lastError: problem, rendered: null }).where(mine(lease));
 }
 
 /** A delivery to try again `delayMs` from now, by the database's clock (the one the claim compares with). */
 export async function scheduleRetry(db: Db, lease: Lease, delayMs: number, problem: string): Promise<void> {
   await db
-    .update(notifications)
+    .update(deliveries)
     .set({ nextAttemptAt: sql`now() + make_interval(secs => ${delayMs / 1000})`, lockedUntil: null, lastError: problem })
     .where(mine(lease));
 }

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { rowsOf, type Db } from './database.ts';
-import { notifications, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from './schema.ts';
+import { deliveries, privacyRecords, privacyVerifications, submissions, type PrivacyOutcome } from './schema.ts';
 
 type PrivacyRecord = typeof privacyRecords.$inferSelect;
 
@@ -62,7 +62,7 @@ export async function recordResponse(
               handled_note = ${`${answer.outcome}${answer.reason ? `: ${answer.reason}` : ''}`}
             where id in (select id from answered)
           )
-          insert into ${notifications} (submission_id, channel, message, attach_subject)
+          insert into ${deliveries} (submission_id, channel, message, attach_subject)
           select id, 'mail', 'privacy-outcome', ${answer.attachSubject} from answered
           returning submission_id`);
   return rowsOf(result).length > 0;
@@ -106,7 +106,7 @@ export async function extendDueDate(db: Db, id: string, extension: { at: Date; r
             update ${submissions} s set due_at = e.due_at from extended e where s.id = e.id
           ),
           notice as (
-            insert into ${notifications} (submission_id, channel, message)
+            insert into ${deliveries} (submission_id, channel, message)
             select id, 'mail', 'privacy-extension' from extended
           )
           select due_at from extended`);

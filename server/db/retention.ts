@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './database.ts';
-import { erasures, mailQuota, notifications, privacyRecords, privacyVerifications, submissions } from './schema.ts';
+import { deliveries, erasures, mailQuota, privacyRecords, privacyVerifications, submissions } from './schema.ts';
 import { MAIL_LIMITS } from '../limits.ts';
 import { mailboxOf, sha256Hex } from './mailbox.ts';
 import { historyOf } from './privacyAnswers.ts';
@@ -39,7 +39,7 @@ export async function purgeExpired(
     and(eq(submissions.kind, 'privacy'), lt(submissions.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths))),
   );
   // the deliveries that go with them (the caller deletes their .eml files)
-  const deliveries = await db.select({ id: notifications.id }).from(notifications).innerJoin(submissions, eq(submissions.id, notifications.submissionId)).where(expired);
+  const expiredDeliveries = await db.select({ id: deliveries.id }).from(deliveries).innerJoin(submissions, eq(submissions.id, deliveries.submissionId)).where(expired);
   const gone = await db.delete(submissions).where(expired).returning({ kind: submissions.kind });
   // The records of 11 CCR §7101 outlive an erased request, not the 24 months.
   // what the per-address mail limits count is of no use after a day
@@ -58,7 +58,7 @@ export async function purgeExpired(
     privacy: gone.filter((r) => r.kind === 'privacy').length,
     records: records.length,
     verificationLinks: rowsOf(spent).length,
-    deliveryIds: deliveries.map((d) => d.id),
+    deliveryIds: expiredDeliveries.map((d) => d.id),
   };
 }
 
@@ -70,27 +70,28 @@ export function storedView(row: typeof submissions.$inferSelect): Record<string,
 /**
  * Everything stored about one person, by the mailbox of an email ({@link mailboxOf}: any case, `+tag`
  * or Gmail spelling): every request with its metadata, and every
- * delivery the requests caused. What an Access/Know or Data Portability request is answered with
+ * delivery the requests caused (under `notifications`, the key the `subject` command
+ * prints). What an Access/Know or Data Portability request is answered with
  * (`npm run requests -- subject`, and the attachment of `respond --attach-subject`).
  */
 export async function subjectExport(db: Db, email: string): Promise<{ email: string; requests: Array<Record<string, unknown>>; notifications: unknown[] }> {
   const normalized = email.trim().toLowerCase();
   const rows = await db.select().from(submissions).where(eq(submissions.mailbox, mailboxOf(email))).orderBy(desc(submissions.receivedAt));
   const sent = await db
-    .select({ notification: notifications })
-    .from(notifications)
-    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .select({ delivery: deliveries })
+    .from(deliveries)
+    .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
     .where(eq(submissions.mailbox, mailboxOf(email)));
   // a mail not delivered yet is kept rendered, with a live verification link: not for the team's terminal
-  return { email: normalized, requests: rows.map(storedView), notifications: sent.map(({ notification }) => ({ ...notification, rendered: undefined })) };
+  return { email: normalized, requests: rows.map(storedView), notifications: sent.map(({ delivery }) => ({ ...delivery, rendered: undefined })) };
 }
 
 /** The ids of every delivery of the requests stored under the mailbox of `email` ({@link mailboxOf}): `erase` deletes their .eml files. */
 export async function deliveryIdsOf(db: Db, email: string): Promise<string[]> {
   const rows = await db
-    .select({ id: notifications.id })
-    .from(notifications)
-    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
     .where(eq(submissions.mailbox, mailboxOf(email)));
   return rows.map((row) => row.id);
 }
@@ -98,16 +99,16 @@ export async function deliveryIdsOf(db: Db, email: string): Promise<string[]> {
 /** How many mails to the mailbox of `email` ({@link mailboxOf}) are still waiting in the outbox: `erase` would delete them unsent. */
 export async function pendingMailTo(db: Db, email: string): Promise<number> {
   const rows = await db
-    .select({ id: notifications.id })
-    .from(notifications)
-    .innerJoin(submissions, eq(submissions.id, notifications.submissionId))
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
     .where(
       and(
         eq(submissions.mailbox, mailboxOf(email)),
-        eq(notifications.channel, 'mail'),
-        sql`${notifications.message} <> 'team-new-request'`,
-        isNull(notifications.deliveredAt),
-        isNull(notifications.failedAt),
+        eq(deliveries.channel, 'mail'),
+        sql`${deliveries.message} <> 'team-new-request'`,
+        isNull(deliveries.deliveredAt),
+        isNull(deliveries.failedAt),
       ),
     );
   return rows.length;

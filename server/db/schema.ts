@@ -61,7 +61,7 @@ export const erasures = pgTable('erasures', {
   submissions: integer('submissions').notNull(),
 });
 
-/** A channel of the outbox: the webhook (`SONDE_NOTIFY_WEBHOOK_URL`) or mail (SMTP, or `.eml` files). */
+/** A channel of the outbox: the webhook (`SONDE_WEBHOOK_URL`) or mail (SMTP, or `.eml` files). */
 export type OutboxChannel = 'webhook' | 'mail';
 
 /** The messages the mail channel sends, one template each (server/outbox/messages/). */
@@ -82,8 +82,8 @@ export type PrivacyOutcome = 'complied' | 'denied' | 'partly';
  * receiver sees in `X-Sonde-Delivery`, and the local part of a mail's `Message-ID`, so every retry is
  * the same message. Deleted with its submission (erase, purge).
  */
-export const notifications = pgTable(
-  'notifications',
+export const deliveries = pgTable(
+  'deliveries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     submissionId: uuid('submission_id')
@@ -121,11 +121,11 @@ export const notifications = pgTable(
     mailboxSha256: text('mailbox_sha256'),
   },
   (table) => [
-    index('notifications_pending').on(table.nextAttemptAt),
-    index('notifications_submission').on(table.submissionId),
-    index('notifications_waiting_mailbox').on(table.mailboxSha256, table.message).where(sql`${table.deliveredAt} is null and ${table.failedAt} is null`),
-    check('notifications_channel', sql`${table.channel} in ('webhook', 'mail')`),
-    check('notifications_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
+    index('deliveries_pending').on(table.nextAttemptAt),
+    index('deliveries_submission').on(table.submissionId),
+    index('deliveries_waiting_mailbox').on(table.mailboxSha256, table.message).where(sql`${table.deliveredAt} is null and ${table.failedAt} is null`),
+    check('deliveries_channel', sql`${table.channel} in ('webhook', 'mail')`),
+    check('deliveries_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
   ],
 );
 

@@ -25,14 +25,14 @@ export interface AcceptInput {
   clientIp: string;
 }
 
-/** What holds for every submission of one call: the rate limit, and whether to write notifications. */
+/** What holds for every submission of one call: the rate limit, and which deliveries to write. */
 export interface AcceptSettings {
   /** submissions per client per window before `limited` */
   limitPerWindow: number;
   /** the rate limit's window, in ms (whole seconds) */
   windowMs: number;
-  /** also write the webhook notification of each new row (server/outbox/) in the same statement */
-  notify?: boolean;
+  /** also write, in the same statement, the webhook delivery that announces each new row to the team (server/outbox/) */
+  announce?: boolean;
   /**
    * also write the mail of each new row in the same statement: `requester`, the acknowledgment of an
    * invite request or the confirmation of a privacy request (within {@link MAIL_LIMITS}); `team`, one
@@ -65,7 +65,7 @@ function prepareAcceptStatement(db: Db) {
         cross join lateral accept_submission(
           i.item->>'key', i.item->>'client', ${p('windowSeconds')}::int, ${p('limit')}::int,
           i.item->>'kind', i.item->>'sha', i.item->>'email', i.item->'body',
-          ${p('dueDays')}::int, ${p('notify')}::boolean,
+          ${p('dueDays')}::int, ${p('announce')}::boolean,
           ${p('mail')}::boolean, ${p('teamMail')}::boolean, ${p('mailWindowSeconds')}::int,
           ${p('acknowledgmentLimit')}::int, ${p('confirmationLimit')}::int,
           array(select jsonb_array_elements_text(i.item->'types'))) a`,
@@ -126,7 +126,7 @@ export async function acceptSubmissions(
     windowSeconds: settings.windowMs / 1000,
     limit: settings.limitPerWindow,
     dueDays: RETENTION.privacyResponseDays,
-    notify: settings.notify ?? false,
+    announce: settings.announce ?? false,
     mail: settings.mail?.requester ?? false,
     teamMail: settings.mail?.team ?? false,
     mailWindowSeconds: MAIL_LIMITS.windowMs / 1000,

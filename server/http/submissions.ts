@@ -47,7 +47,7 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
   const writer = createSubmissionWriter(options.database.db, {
     limitPerWindow: rateLimit,
     windowMs: RATE_LIMIT_WINDOW_MS,
-    notify: options.outbox?.webhook ?? false,
+    announce: options.outbox?.webhook ?? false,
     mail: { requester: options.outbox?.requesterMail ?? false, team: options.outbox?.teamMail ?? false },
   });
 

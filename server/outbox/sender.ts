@@ -4,13 +4,12 @@ import { claimDeliveries, keepRendered, markConfirmationSent, markDelivered, mar
 import { withDeadline } from '../db/deadline.ts';
 import type { MailMessage, OutboxChannel } from '../db/schema.ts';
 import {
-  NOTIFY_CONCURRENCY,
-  NOTIFY_DELIVERY_DEADLINE_MS,
-  NOTIFY_FIRST_RETRY_MS,
-  NOTIFY_GIVE_UP_AFTER_MS,
-  NOTIFY_LEASE_MARGIN_MS,
-  NOTIFY_MAX_RETRY_MS,
-  NOTIFY_POLL_INTERVAL_MS,
+  DELIVERY_CONCURRENCY,
+  DELIVERY_FIRST_RETRY_MS,
+  DELIVERY_GIVE_UP_AFTER_MS,
+  DELIVERY_LEASE_MARGIN_MS,
+  DELIVERY_MAX_RETRY_MS,
+  DELIVERY_POLL_INTERVAL_MS,
 } from '../limits.ts';
 import type { Logger } from '../logger.ts';
 
@@ -55,7 +54,7 @@ export interface Channel {
   name: OutboxChannel;
   /**
    * The longest one delivery may take, in ms: past it, `signal` aborts it. The sender holds the row
-   * for this plus {@link NOTIFY_LEASE_MARGIN_MS}.
+   * for this plus {@link DELIVERY_LEASE_MARGIN_MS}.
    */
   deadlineMs: number;
   /**
@@ -81,12 +80,9 @@ export class PermanentDeliveryError extends Error {
   override name = 'PermanentDeliveryError';
 }
 
-/** The webhook's delivery deadline, in ms ({@link NOTIFY_DELIVERY_DEADLINE_MS}). */
-export const DELIVERY_DEADLINE_MS = NOTIFY_DELIVERY_DEADLINE_MS;
-
-/** A channel's lease, in ms: its deadline and {@link NOTIFY_LEASE_MARGIN_MS}, so no other instance claims a row while it is sent. */
+/** A channel's lease, in ms: its deadline and {@link DELIVERY_LEASE_MARGIN_MS}, so no other instance claims a row while it is sent. */
 export function leaseMsOf(deadlineMs: number): number {
-  return deadlineMs + NOTIFY_LEASE_MARGIN_MS;
+  return deadlineMs + DELIVERY_LEASE_MARGIN_MS;
 }
 
 // An address as a receiver may quote it back (`550 <ada@example.com>: Recipient address rejected`).
@@ -107,8 +103,8 @@ export function problemOf(error: unknown): string {
  * together do not retry in step.
  * @param random - a number in [0, 1), `Math.random()` by default
  */
-export function retryDelayMs(attempts: number, random: () => number = Math.random, firstMs = NOTIFY_FIRST_RETRY_MS): number {
-  const base = Math.min(NOTIFY_MAX_RETRY_MS, firstMs * 2 ** Math.max(0, attempts - 1));
+export function retryDelayMs(attempts: number, random: () => number = Math.random, firstMs = DELIVERY_FIRST_RETRY_MS): number {
+  const base = Math.min(DELIVERY_MAX_RETRY_MS, firstMs * 2 ** Math.max(0, attempts - 1));
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
@@ -126,15 +122,15 @@ export interface Outbox {
 }
 
 /**
- * Starts sending the outbox (`notifications`), one mechanism for every channel given: every
- * {@link NOTIFY_POLL_INTERVAL_MS}, and whenever a delivery ends, it claims due rows of those channels
- * into the free places of {@link NOTIFY_CONCURRENCY}, each under its own lease (its channel's deadline
- * and {@link NOTIFY_LEASE_MARGIN_MS}; `for update skip locked`: several server instances never send one
+ * Starts sending the outbox (`deliveries`), one mechanism for every channel given: every
+ * {@link DELIVERY_POLL_INTERVAL_MS}, and whenever a delivery ends, it claims due rows of those channels
+ * into the free places of {@link DELIVERY_CONCURRENCY}, each under its own lease (its channel's deadline
+ * and {@link DELIVERY_LEASE_MARGIN_MS}; `for update skip locked`: several server instances never send one
  * delivery at the same time), so a slow delivery holds back no other. Each is delivered through its
  * channel: rendered once at the first attempt and kept with the row (a retry is the same message),
  * aborted at its channel's deadline (the connection closed), marked delivered on success (the kept copy
  * cleared), and otherwise given its next attempt ({@link retryDelayMs}); after
- * {@link NOTIFY_GIVE_UP_AFTER_MS} of failures it gives up and logs an error. Nothing is lost on a
+ * {@link DELIVERY_GIVE_UP_AFTER_MS} of failures it gives up and logs an error. Nothing is lost on a
  * restart: the schedule is in the database. A row of a channel this instance does not have (a webhook no
  * longer configured) waits.
  * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline, in tests
@@ -219,7 +215,7 @@ export function startOutbox(options: {
       permanent = error instanceof PermanentDeliveryError;
     }
     const createdAt = asDate(row.created_at)!;
-    if (permanent || Date.now() - createdAt.getTime() >= NOTIFY_GIVE_UP_AFTER_MS) {
+    if (permanent || Date.now() - createdAt.getTime() >= DELIVERY_GIVE_UP_AFTER_MS) {
       // the kept copy holds a live verification token: cleared once it will never be sent
       await markFailed(db, mine, problem);
       logger.error({ ...about, problem }, permanent ? 'delivery refused for good' : 'delivery given up after 3 days');
@@ -262,7 +258,7 @@ export function startOutbox(options: {
         let claimed: number;
         do {
           again = false;
-          places = NOTIFY_CONCURRENCY - inFlight.size;
+          places = DELIVERY_CONCURRENCY - inFlight.size;
           if (places <= 0) break;
           const rows = await claim(places);
           claimed = rows.length;
@@ -282,7 +278,7 @@ export function startOutbox(options: {
     while (inFlight.size > 0 || claiming) await Promise.all([claiming, ...inFlight.keys()]);
   };
 
-  const timer = setInterval(() => void fill(), options.pollIntervalMs ?? NOTIFY_POLL_INTERVAL_MS);
+  const timer = setInterval(() => void fill(), options.pollIntervalMs ?? DELIVERY_POLL_INTERVAL_MS);
   timer.unref();
   return {
     kick: () => void fill(),

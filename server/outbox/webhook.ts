@@ -1,12 +1,12 @@
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { NOTIFY_DELIVERY_DEADLINE_MS, NOTIFY_TIMEOUT_MS } from '../limits.ts';
+import { WEBHOOK_DELIVERY_DEADLINE_MS, WEBHOOK_TIMEOUT_MS } from '../limits.ts';
 import type { Channel, Delivery } from './sender.ts';
 
 /**
  * The JSON a webhook receives: Slack-compatible (`text`, shown as plain text: `mrkdwn: false`, no link
  * previews), plus the request's id and kind.
  */
-export interface NotificationBody {
+export interface WebhookPayload {
   text: string;
   mrkdwn: false;
   unfurl_links: false;
@@ -31,7 +31,7 @@ export function escapeSlackText(text: string): string {
  * privacy form's mapping lists them, spec §3). Every piece of the visitor's text goes through
  * `escape`: {@link escapeSlackText} for the webhook, nothing for the team's plain-text mail.
  */
-export function notificationText(
+export function announcementText(
   kind: SubmissionKind,
   data: SubmissionBody['data'],
   dueAt: Date | null,
@@ -46,18 +46,18 @@ export function notificationText(
 }
 
 /**
- * The webhook channel (`SONDE_NOTIFY_WEBHOOK_URL`): POSTs a {@link NotificationBody} with
+ * The webhook channel (`SONDE_WEBHOOK_URL`): POSTs a {@link WebhookPayload} with
  * `X-Sonde-Delivery: <delivery id>` (the same on every retry, so a receiver can drop duplicates) and a
- * {@link NOTIFY_TIMEOUT_MS} time-out.
+ * {@link WEBHOOK_TIMEOUT_MS} time-out.
  * @throws Error `HTTP <status>` for an answer other than 2xx, or the network's error: the sender retries
  */
 export function webhookChannel(url: string): Channel {
   return {
     name: 'webhook',
-    deadlineMs: NOTIFY_DELIVERY_DEADLINE_MS,
+    deadlineMs: WEBHOOK_DELIVERY_DEADLINE_MS,
     async deliver(delivery: Delivery, signal: AbortSignal) {
-      const payload: NotificationBody = {
-        text: notificationText(delivery.kind, delivery.body.data, delivery.dueAt),
+      const payload: WebhookPayload = {
+        text: announcementText(delivery.kind, delivery.body.data, delivery.dueAt),
         mrkdwn: false,
         unfurl_links: false,
         unfurl_media: false,
@@ -68,7 +68,7 @@ export function webhookChannel(url: string): Channel {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-sonde-delivery': delivery.id },
         body: JSON.stringify(payload),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
       });
       await response.body?.cancel();
       if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -61,7 +61,7 @@ describe('layering enforced by lint', () => {
     ['server/example.ts', "import { TEXT_LIMITS } from '#shared/submission';\nimport { createApp } from './http/app.ts';"],
     ['server/http/example.ts', "import { sqlStateOf } from '../db/submissions.ts';\nimport { startOutbox } from '../outbox/sender.ts';\nimport { MAX_BODY_BYTES } from '../limits.ts';\nimport { readConfig } from '../config.ts';"],
     ['server/cli/example.ts', "import { purgeExpired } from '../db/retention.ts';\nimport { removeMailFiles } from '../outbox/mail.ts';\nimport { readConfig } from '../config.ts';"],
-    ['server/outbox/example.ts', "import { rowsOf } from '../db/database.ts';\nimport { NOTIFY_TIMEOUT_MS } from '../limits.ts';"],
+    ['server/outbox/example.ts', "import { rowsOf } from '../db/database.ts';\nimport { WEBHOOK_TIMEOUT_MS } from '../limits.ts';"],
     ['server/outbox/messages/example.ts', "import type { PrivacyOutcome } from '../../db/schema.ts';"],
     ['server/db/example.ts', "import * as schema from './schema.ts';\nimport { MAIL_LIMITS } from '../limits.ts';"],
   ])('%s may: its allowed imports', async (file, code) => {

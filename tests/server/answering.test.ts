@@ -6,7 +6,7 @@ import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
-import { notifications, privacyRecords, submissions } from '../../server/db/schema.ts';
+import { deliveries, privacyRecords, submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startTestServer } from '../support/server.ts';
 import { TEAM_WRITE_LOCK_ID } from '../../server/db/teamTransaction.ts';
@@ -32,7 +32,7 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
   const store = (body: SubmissionBody) => storeSubmission(database.db, body, { mail: { requester: true, team: false } });
   const record = async (id: string) => (await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id)))[0]!;
   const mails = async (id: string) =>
-    (await database.db.select().from(notifications).where(eq(notifications.submissionId, id))).map((n) => ({ message: n.message, attachSubject: n.attachSubject }));
+    (await database.db.select().from(deliveries).where(eq(deliveries.submissionId, id))).map((d) => ({ message: d.message, attachSubject: d.attachSubject }));
 
   beforeEach(async () => {
     database = await engine.open();
@@ -187,7 +187,7 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     expect(await run(['erase', '--email', 'ada@example.com'])).toBe(1);
     expect(io.err[0]).toMatch(/^\d+ mail\(s\) to ada@example.com not sent yet/);
     expect(await database.db.select().from(submissions).where(eq(submissions.id, id))).toHaveLength(1);
-    await database.db.execute(sql`update notifications set delivered_at = now() where submission_id = ${id}`);
+    await database.db.execute(sql`update deliveries set delivered_at = now() where submission_id = ${id}`);
     expect(await run(['erase', '--email', 'ada@example.com'])).toBe(0);
 
     expect(await run(['show', id])).toBe(0);
@@ -271,7 +271,7 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
       const text = outcome!.attachments[0]!.content.toString('utf8');
       const data = JSON.parse(text) as { email: string; requests: Array<Record<string, unknown> & { data: Record<string, unknown>; history: Array<Record<string, string>> }> };
       // none of the team's bookkeeping
-      expect(text).not.toMatch(/root|handledBy|handledNote|respondedBy|idempotencyKey|bodySha256|clientKey|notifications|attempts|lockedUntil|lastError/);
+      expect(text).not.toMatch(/root|handledBy|handledNote|respondedBy|idempotencyKey|bodySha256|clientKey|notifications|deliveries|attempts|lockedUntil|lastError/);
       expect(data.email).toBe('noor@example.com');
       expect(data.requests).toHaveLength(1);
       const [request] = data.requests;

@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../server/db/database.ts';
-import { notifications, submissions } from '../../server/db/schema.ts';
+import { deliveries, submissions } from '../../server/db/schema.ts';
 import { GROUP_COMMIT_MAX_BATCH, createSubmissionWriter } from '../../server/db/groupCommit.ts';
 import { isRefusedByDatabase } from '../../server/db/submissions.ts';
 import { testEngines } from '../support/database.ts';
@@ -94,11 +94,11 @@ describe.each(testEngines())('group commit on $name', (engine) => {
     expect(emails).toEqual(['visitor1@example.com', 'visitor3@example.com']);
   });
 
-  it('with notify, writes each stored submission’s notification in the same statement', async () => {
-    const writer = createSubmissionWriter(database.db, { ...settings, notify: true });
+  it('with announce, writes each stored submission’s webhook delivery in the same statement', async () => {
+    const writer = createSubmissionWriter(database.db, { ...settings, announce: true });
     await Promise.all([1, 2, 3].map((n) => writer.accept(visitor(n))));
     expect(await transactions()).toEqual([3]);
-    expect(await database.db.$count(notifications)).toBe(3);
+    expect(await database.db.$count(deliveries)).toBe(3);
   });
 
   it('keeps writing after the database refused a batch', async () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import type { ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
-import { mailQuota, notifications, privacyRecords, privacyVerifications, submissions } from '../../server/db/schema.ts';
+import { deliveries, mailQuota, privacyRecords, privacyVerifications, submissions } from '../../server/db/schema.ts';
 import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEOUT_MS, MAIL_LIMITS, MAIL_REPLY_TIMEOUT_MS } from '../../server/limits.ts';
 import { MAIL_DIR_MODE, MAIL_FILE_MODE, MAIL_TIMEOUTS, mailChannel, type MailTimeouts } from '../../server/outbox/mail.ts';
 import { TEAM_SUBJECT_MAX_LENGTH, teamNewRequest, truncateAtGrapheme } from '../../server/outbox/messages/teamNewRequest.ts';
@@ -58,7 +58,7 @@ async function post(server: RunningServer, body: SubmissionBody): Promise<string
 
 /** The outbox rows of the mail channel, oldest first. */
 const mailRows = (server: RunningServer) =>
-  server.database.db.select().from(notifications).where(sql`${notifications.channel} = 'mail'`).orderBy(notifications.createdAt);
+  server.database.db.select().from(deliveries).where(sql`${deliveries.channel} = 'mail'`).orderBy(deliveries.createdAt);
 
 describe('mail through a real SMTP server', () => {
   it('acknowledges an invite request to its work email and tells the team, each once, with its own Message-ID', async () => {
@@ -334,7 +334,7 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
   });
   const store = (body: SubmissionBody) => storeSubmission(database.db, body, { mail: { requester: true, team: true } });
   const count = async (message: string) =>
-    (await database.db.select().from(notifications).where(sql`${notifications.message} = ${message}`)).length;
+    (await database.db.select().from(deliveries).where(sql`${deliveries.message} = ${message}`)).length;
   const age = (message: string, ms: number) =>
     database.db.execute(sql`update mail_quota set sent_at = now() - make_interval(secs => ${ms / 1000}) where message = ${message}`);
 
@@ -407,7 +407,7 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     const owner = await storeRequester(privacyTo('adalovelace@gmail.com'));
     await send();
     expect(smtp.received).toHaveLength(MAIL_LIMITS.privacyPerWindow); // not one more within the window
-    const [waiting] = await database.db.select().from(notifications).where(sql`${notifications.deliveredAt} is null and ${notifications.message} = 'privacy-confirmation'`);
+    const [waiting] = await database.db.select().from(deliveries).where(sql`${deliveries.deliveredAt} is null and ${deliveries.message} = 'privacy-confirmation'`);
     expect(waiting!.covers).toHaveLength(spellings.length - MAIL_LIMITS.privacyPerWindow + 1);
     expect(waiting!.covers).toContain(owner);
     // its slot: when the oldest confirmation counted leaves the 24 h window
@@ -415,7 +415,7 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     expect(waiting!.nextAttemptAt.getTime()).toBe(oldest!.sentAt.getTime() + MAIL_LIMITS.windowMs);
     // a day on: the waiting confirmation goes out, one mail for all of them
     await database.db.execute(sql`update mail_quota set sent_at = sent_at - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`);
-    await database.db.execute(sql`update notifications set next_attempt_at = next_attempt_at - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`);
+    await database.db.execute(sql`update deliveries set next_attempt_at = next_attempt_at - make_interval(secs => ${MAIL_LIMITS.windowMs / 1000})`);
     await send();
     expect(smtp.received).toHaveLength(MAIL_LIMITS.privacyPerWindow + 1);
     const last = smtp.received.at(-1)!.mail;
@@ -458,7 +458,7 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     database = await engine.open();
     for (let i = 0; i < MAIL_LIMITS.privacyPerWindow + 2; i += 1) await store(privacyRequestBody());
     expect(await count('privacy-confirmation')).toBe(1);
-    const [row] = await database.db.select().from(notifications).where(sql`${notifications.message} = 'privacy-confirmation'`);
+    const [row] = await database.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`);
     expect(row!.covers).toHaveLength(MAIL_LIMITS.privacyPerWindow + 2);
   });
 });

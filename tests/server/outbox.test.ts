@@ -8,11 +8,11 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
-import { notifications } from '../../server/db/schema.ts';
-import { NOTIFY_CONCURRENCY, NOTIFY_FIRST_RETRY_MS, NOTIFY_LEASE_MS, NOTIFY_MAX_RETRY_MS } from '../../server/limits.ts';
+import { deliveries } from '../../server/db/schema.ts';
+import { DELIVERY_CONCURRENCY, DELIVERY_FIRST_RETRY_MS, DELIVERY_MAX_RETRY_MS, WEBHOOK_DELIVERY_DEADLINE_MS, WEBHOOK_LEASE_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { DELIVERY_DEADLINE_MS, leaseMsOf, retryDelayMs, startOutbox, type Channel } from '../../server/outbox/sender.ts';
-import { escapeSlackText, notificationText, webhookChannel } from '../../server/outbox/webhook.ts';
+import { leaseMsOf, retryDelayMs, startOutbox, type Channel } from '../../server/outbox/sender.ts';
+import { escapeSlackText, announcementText, webhookChannel } from '../../server/outbox/webhook.ts';
 import { acceptSubmission } from '../../server/db/submissions.ts';
 import { testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
@@ -42,15 +42,15 @@ async function receiver(statuses: number[] = [], delayMs = 0) {
 
 describe('the announcement and its back-off', () => {
   it('announces an invite request with name, role, company and volume, and a privacy request with its types and due date', () => {
-    expect(notificationText('invite', submissionBody({ fullName: 'Ada Lovelace', roleTitle: 'CTO', companyName: 'Analytical Ltd', estimatedMonthlyQueries: '50M' }).data, null)).toBe(
+    expect(announcementText('invite', submissionBody({ fullName: 'Ada Lovelace', roleTitle: 'CTO', companyName: 'Analytical Ltd', estimatedMonthlyQueries: '50M' }).data, null)).toBe(
       'New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month',
     );
-    expect(notificationText('privacy', privacyRequestBody().data, new Date('2027-01-06T10:00:00Z'))).toBe('Privacy request (Delete, Access/Know) — due 2027-01-06');
+    expect(announcementText('privacy', privacyRequestBody().data, new Date('2027-01-06T10:00:00Z'))).toBe('Privacy request (Delete, Access/Know) — due 2027-01-06');
   });
 
   it('makes every piece of visitor text inert in Slack: no mention, command or disguised link can be formed', () => {
     const hostile = ['<!channel>', '<!here>', '<@U012345>', '<https://evil.example|Sonde admin login>', '<!subteam^S123>', 'A & B'];
-    const text = notificationText(
+    const text = announcementText(
       'invite',
       submissionBody({ fullName: hostile[0], roleTitle: hostile[1], companyName: hostile[2], estimatedMonthlyQueries: hostile[3] }).data,
       null,
@@ -61,24 +61,24 @@ describe('the announcement and its back-off', () => {
     expect(text).not.toMatch(/[<>]/);
     const privacy = privacyRequestBody().data;
     privacy.useCaseDescription = 'CCPA Privacy Rights Request\nRequest types: <!channel> & <@U1>\nDetails: None provided';
-    expect(notificationText('privacy', privacy, new Date('2027-01-06T10:00:00Z'))).toBe('Privacy request (&lt;!channel&gt; &amp; &lt;@U1&gt;) — due 2027-01-06');
+    expect(announcementText('privacy', privacy, new Date('2027-01-06T10:00:00Z'))).toBe('Privacy request (&lt;!channel&gt; &amp; &lt;@U1&gt;) — due 2027-01-06');
     for (const piece of hostile) expect(escapeSlackText(piece)).not.toMatch(/[<>]|&(?!amp;|lt;|gt;)/);
   });
 
   it('waits about 1 s after the first failure, doubling, capped at 1 hour, with ±20 % jitter', () => {
     const middle = () => 0.5;
-    expect(retryDelayMs(1, middle)).toBe(NOTIFY_FIRST_RETRY_MS);
-    expect(retryDelayMs(2, middle)).toBe(2 * NOTIFY_FIRST_RETRY_MS);
-    expect(retryDelayMs(3, middle)).toBe(4 * NOTIFY_FIRST_RETRY_MS);
-    expect(retryDelayMs(12, middle)).toBe(2_048 * NOTIFY_FIRST_RETRY_MS); // 34 min
-    expect(retryDelayMs(13, middle)).toBe(NOTIFY_MAX_RETRY_MS); // 68 min, capped at 1 h
-    expect(retryDelayMs(40, middle)).toBe(NOTIFY_MAX_RETRY_MS);
+    expect(retryDelayMs(1, middle)).toBe(DELIVERY_FIRST_RETRY_MS);
+    expect(retryDelayMs(2, middle)).toBe(2 * DELIVERY_FIRST_RETRY_MS);
+    expect(retryDelayMs(3, middle)).toBe(4 * DELIVERY_FIRST_RETRY_MS);
+    expect(retryDelayMs(12, middle)).toBe(2_048 * DELIVERY_FIRST_RETRY_MS); // 34 min
+    expect(retryDelayMs(13, middle)).toBe(DELIVERY_MAX_RETRY_MS); // 68 min, capped at 1 h
+    expect(retryDelayMs(40, middle)).toBe(DELIVERY_MAX_RETRY_MS);
     expect(retryDelayMs(1, () => 0)).toBe(800);
     expect(retryDelayMs(1, () => 0.999_999)).toBe(1200);
   });
 });
 
-describe.each(testEngines())('the notification outbox on $name', (engine) => {
+describe.each(testEngines())('the outbox on $name', (engine) => {
   const cleanup: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const done of cleanup.splice(0).reverse()) await done();
@@ -91,23 +91,23 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     return { database, hook };
   }
   const store = async (database: Database, body = submissionBody()) => {
-    const outcome = await acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: `198.51.100.${Math.floor(Math.random() * 250)}`, limitPerWindow: 1000, windowMs: 60_000, notify: true });
+    const outcome = await acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: `198.51.100.${Math.floor(Math.random() * 250)}`, limitPerWindow: 1000, windowMs: 60_000, announce: true });
     if (outcome.status !== 'stored') throw new Error(outcome.status);
     return outcome.id;
   };
   const start = (database: Database, url: string, logger = createLogger('silent')) => {
-    const notifier = startOutbox({ db: database.db, channels: [webhookChannel(url)], logger, firstRetryMs: 20, pollIntervalMs: 20 });
-    cleanup.push(() => notifier.stop());
-    return notifier;
+    const sender = startOutbox({ db: database.db, channels: [webhookChannel(url)], logger, firstRetryMs: 20, pollIntervalMs: 20 });
+    cleanup.push(() => sender.stop());
+    return sender;
   };
 
   it('a receiver answering 500 three times then 200 gets exactly one accepted delivery, always with the same X-Sonde-Delivery', async () => {
     const { database, hook } = await setUp([500, 500, 500]);
     const id = await store(database);
     start(database, hook.url);
-    await until(async () => (await database.db.select().from(notifications))[0]?.deliveredAt !== null);
+    await until(async () => (await database.db.select().from(deliveries))[0]?.deliveredAt !== null);
     expect(hook.received).toHaveLength(4);
-    const [row] = await database.db.select().from(notifications);
+    const [row] = await database.db.select().from(deliveries);
     expect(new Set(hook.received.map((r) => r.delivery))).toEqual(new Set([row!.id]));
     expect(hook.received[3]!.body).toEqual({
       text: 'New invite request: Ada Lovelace (CTO, Analytical Ltd) — 50M queries/month',
@@ -122,9 +122,9 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     expect(hook.received).toHaveLength(4); // nothing more once delivered
   });
 
-  it('gives a delivery DELIVERY_DEADLINE_MS (half the lease): one that answers within it is delivered, one that never answers is cut there and retried', async () => {
-    expect(DELIVERY_DEADLINE_MS).toBe(NOTIFY_LEASE_MS / 2);
-    expect(leaseMsOf(DELIVERY_DEADLINE_MS)).toBe(NOTIFY_LEASE_MS);
+  it('gives a webhook delivery WEBHOOK_DELIVERY_DEADLINE_MS (half the lease): one that answers within it is delivered, one that never answers is cut there and retried', async () => {
+    expect(WEBHOOK_DELIVERY_DEADLINE_MS).toBe(WEBHOOK_LEASE_MS / 2);
+    expect(leaseMsOf(WEBHOOK_DELIVERY_DEADLINE_MS)).toBe(WEBHOOK_LEASE_MS);
     const database = await engine.open();
     cleanup.push(() => database.close());
     await store(database);
@@ -132,19 +132,19 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     let attempts = 0;
     const channel: Channel = {
       name: 'webhook',
-      deadlineMs: DELIVERY_DEADLINE_MS,
+      deadlineMs: WEBHOOK_DELIVERY_DEADLINE_MS,
       // the first attempt never answers; the second answers in half the deadline
       deliver: () => (++attempts === 1 ? new Promise<void>(() => {}) : new Promise<void>((resolve) => setTimeout(resolve, deadlineMs / 2))),
     };
-    const notifier = startOutbox({ db: database.db, channels: [channel], logger: createLogger('silent'), firstRetryMs: 20, pollIntervalMs: 20, deliveryDeadlineMs: deadlineMs });
-    cleanup.push(() => notifier.stop());
-    await until(async () => (await database.db.select().from(notifications))[0]?.lastError != null);
-    expect((await database.db.select().from(notifications))[0]).toMatchObject({ deliveredAt: null, lastError: `no answer within ${deadlineMs} ms` });
-    await until(async () => (await database.db.select().from(notifications))[0]?.deliveredAt != null);
-    expect((await database.db.select().from(notifications))[0]).toMatchObject({ attempts: 2, lastError: null });
+    const sender = startOutbox({ db: database.db, channels: [channel], logger: createLogger('silent'), firstRetryMs: 20, pollIntervalMs: 20, deliveryDeadlineMs: deadlineMs });
+    cleanup.push(() => sender.stop());
+    await until(async () => (await database.db.select().from(deliveries))[0]?.lastError != null);
+    expect((await database.db.select().from(deliveries))[0]).toMatchObject({ deliveredAt: null, lastError: `no answer within ${deadlineMs} ms` });
+    await until(async () => (await database.db.select().from(deliveries))[0]?.deliveredAt != null);
+    expect((await database.db.select().from(deliveries))[0]).toMatchObject({ attempts: 2, lastError: null });
   });
 
-  it(`sends NOTIFY_CONCURRENCY (${NOTIFY_CONCURRENCY}) at once, not one more, and takes the next due row as soon as one place frees`, async () => {
+  it(`sends DELIVERY_CONCURRENCY (${DELIVERY_CONCURRENCY}) at once, not one more, and takes the next due row as soon as one place frees`, async () => {
     const database = await engine.open();
     cleanup.push(() => database.close());
     const waiting: Array<() => void> = [];
@@ -154,33 +154,33 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    for (let i = 0; i < NOTIFY_CONCURRENCY + 2; i += 1) await store(database);
-    const notifier = startOutbox({ db: database.db, channels: [webhookChannel(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)], logger: createLogger('silent'), pollIntervalMs: 20 });
+    for (let i = 0; i < DELIVERY_CONCURRENCY + 2; i += 1) await store(database);
+    const sender = startOutbox({ db: database.db, channels: [webhookChannel(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)], logger: createLogger('silent'), pollIntervalMs: 20 });
     cleanup.push(async () => {
       for (const answer of waiting.splice(0)) answer();
-      await notifier.stop();
+      await sender.stop();
     });
-    await until(() => waiting.length === NOTIFY_CONCURRENCY);
+    await until(() => waiting.length === DELIVERY_CONCURRENCY);
     await new Promise((resolve) => setTimeout(resolve, 200)); // several polls: nothing more is sent
-    expect(waiting).toHaveLength(NOTIFY_CONCURRENCY);
+    expect(waiting).toHaveLength(DELIVERY_CONCURRENCY);
     waiting.shift()!(); // one answered: its place goes to the next due row, the others still held
-    await until(() => waiting.length === NOTIFY_CONCURRENCY, 3_000);
+    await until(() => waiting.length === DELIVERY_CONCURRENCY, 3_000);
   });
 
-  it('gives up on a notification still failing 3 days after its request, with an error logged', async () => {
+  it('gives up on a delivery still failing 3 days after its request, with an error logged', async () => {
     const { database, hook } = await setUp([500, 500, 500, 500]);
     await store(database);
-    await database.db.update(notifications).set({ createdAt: sql`now() - interval '3 days'` });
+    await database.db.update(deliveries).set({ createdAt: sql`now() - interval '3 days'` });
     const lines: string[] = [];
     const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
     start(database, hook.url, logger);
-    await until(async () => (await database.db.select().from(notifications))[0]?.failedAt !== null);
+    await until(async () => (await database.db.select().from(deliveries))[0]?.failedAt !== null);
     expect(hook.received).toHaveLength(1);
-    expect((await database.db.select().from(notifications))[0]).toMatchObject({ deliveredAt: null, lastError: 'HTTP 500' });
+    expect((await database.db.select().from(deliveries))[0]).toMatchObject({ deliveredAt: null, lastError: 'HTTP 500' });
     expect(lines.some((line) => line.includes('"level":50') && line.includes('delivery given up after 3 days'))).toBe(true);
   });
 
-  it('drains a backlog of 1,000 due notifications in under 30 s, with at most NOTIFY_CONCURRENCY sends at once', async () => {
+  it('drains a backlog of 1,000 due deliveries in under 30 s, with at most DELIVERY_CONCURRENCY sends at once', async () => {
     const database = await engine.open();
     cleanup.push(() => database.close());
     let open = 0;
@@ -198,7 +198,7 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    // 1,000 stored requests with their notifications due, written in one statement
+    // 1,000 stored requests with their deliveries due, written in one statement
     await database.db.execute(sql`
       with stored as (
         insert into submissions (kind, email, mailbox, client_key, body_sha256, body)
@@ -206,22 +206,22 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
         from generate_series(1, 1000) as i
         returning id
       )
-      insert into notifications (submission_id) select id from stored`);
+      insert into deliveries (submission_id) select id from stored`);
     const started = performance.now();
     // a poll far away: only the sender's own claiming of full batches can drain it in time
-    const notifier = startOutbox({
+    const sender = startOutbox({
       db: database.db,
       channels: [webhookChannel(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)],
       logger: createLogger('silent'),
       pollIntervalMs: 60_000,
     });
-    cleanup.push(() => notifier.stop());
-    notifier.kick();
+    cleanup.push(() => sender.stop());
+    sender.kick();
     await until(() => received.size === 1000, 30_000);
     const elapsedMs = performance.now() - started;
-    await until(async () => (await database.db.select().from(notifications)).every((n) => n.deliveredAt !== null), 10_000);
+    await until(async () => (await database.db.select().from(deliveries)).every((d) => d.deliveredAt !== null), 10_000);
     expect(elapsedMs).toBeLessThan(30_000);
-    expect(mostAtOnce).toBeLessThanOrEqual(NOTIFY_CONCURRENCY);
+    expect(mostAtOnce).toBeLessThanOrEqual(DELIVERY_CONCURRENCY);
   }, 60_000);
 
   // PGlite is one process per directory: the shared case is PostgreSQL's (skipped, not passed, on PGlite)
@@ -234,10 +234,10 @@ describe.each(testEngines())('the notification outbox on $name', (engine) => {
     const one = start(database, hook.url);
     const two = start(other, hook.url);
     await Promise.all([one.runOnce(), two.runOnce(), one.runOnce(), two.runOnce()]);
-    await until(async () => (await database.db.select().from(notifications)).every((n) => n.deliveredAt !== null));
-    const deliveries = hook.received.map((r) => r.delivery);
-    expect(deliveries).toHaveLength(30);
-    expect(new Set(deliveries).size).toBe(30);
+    await until(async () => (await database.db.select().from(deliveries)).every((d) => d.deliveredAt !== null));
+    const deliveryIds = hook.received.map((r) => r.delivery);
+    expect(deliveryIds).toHaveLength(30);
+    expect(new Set(deliveryIds).size).toBe(30);
   });
 });
 
@@ -247,13 +247,13 @@ describe('the server announces what it stores', () => {
     server?.child.kill('SIGKILL');
   });
 
-  it('a receiver that is down while the server restarts gets the notification when it comes back', async () => {
+  it('a receiver that is down while the server restarts gets the delivery when it comes back', async () => {
     const distDir = await writeStandInSite();
     const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
     const hook = await receiver();
     const url = hook.url;
     await hook.close(); // down: nothing listens on its port
-    const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_NOTIFY_WEBHOOK_URL: url };
+    const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_WEBHOOK_URL: url };
     server = await spawnServer(env);
     const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
       method: 'POST',

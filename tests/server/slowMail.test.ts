@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { openDatabase } from '../../server/db/database.ts';
-import { notifications, privacyVerifications } from '../../server/db/schema.ts';
+import { deliveries, privacyVerifications } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../support/server.ts';
@@ -61,7 +61,7 @@ describe('a slow SMTP peer', () => {
     cleanup.push(smtp.close);
     const server = await start(port);
     const id = await post(server.url, privacyTo('grace@example.com'));
-    const row = async () => (await server.database.db.select().from(notifications).where(sql`${notifications.message} = 'privacy-confirmation'`))[0];
+    const row = async () => (await server.database.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`))[0];
     await until(async () => (await row())?.deliveredAt != null, 40_000);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // a retry would have started by now
     expect(smtp.received).toHaveLength(1);
@@ -77,8 +77,8 @@ describe('a slow SMTP peer', () => {
     cleanup.push(smtp.close);
     const server = await start(port);
     const id = await post(server.url, privacyTo('grace@example.com'));
-    await until(async () => (await server.database.db.select().from(notifications))[0]?.deliveredAt != null);
-    const [row] = await server.database.db.select().from(notifications);
+    await until(async () => (await server.database.db.select().from(deliveries))[0]?.deliveredAt != null);
+    const [row] = await server.database.db.select().from(deliveries);
     expect(row).toMatchObject({ attempts: 2, rendered: null });
     expect(smtp.received).toHaveLength(1);
     const tokens = await server.database.db.select().from(privacyVerifications).where(sql`${privacyVerifications.requestId} = ${id}`);
@@ -98,7 +98,7 @@ describe('a slow SMTP peer', () => {
     const outbox = startOutbox({ db: database.db, channels: [channel], logger: createLogger('silent'), deliveryDeadlineMs: 1_000, firstRetryMs: 60_000, pollIntervalMs: 60_000 });
     cleanup.push(() => outbox.stop());
     await outbox.runOnce();
-    const [row] = await database.db.select().from(notifications);
+    const [row] = await database.db.select().from(deliveries);
     expect(row).toMatchObject({ deliveredAt: null, lastError: 'no answer within 1000 ms' });
     expect(row!.rendered).toContain(`Message-ID: <${row!.id}@sonde.dev>`); // kept for the retry
     await until(() => smtp.sessions.length === 1 && smtp.sessions[0]!.closed, 3_000);
@@ -121,7 +121,7 @@ describe('a slow SMTP peer', () => {
     await post(server.url, submissionBody({ workEmail: 'fast@example.com' }));
     await until(() => smtp.received.some((m) => m.to.includes('fast@example.com')), 10_000);
     release();
-    await until(async () => (await server.database.db.select().from(notifications)).every((n) => n.deliveredAt !== null));
+    await until(async () => (await server.database.db.select().from(deliveries)).every((d) => d.deliveredAt !== null));
     expect(smtp.received.map((m) => m.to[0])).toEqual(['slow@example.com', 'fast@example.com']);
   }, 30_000);
 });
@@ -154,7 +154,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
 
     // the crashed sender's lease runs out (its deadline and margin: minutes, skipped here)
     const database = await openDatabase({ pgliteDir });
-    await database.db.update(notifications).set({ lockedUntil: sql`now() - interval '1 second'` });
+    await database.db.update(deliveries).set({ lockedUntil: sql`now() - interval '1 second'` });
     await database.close();
 
     server = await spawnServer(env);
@@ -169,7 +169,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
     expect(tokenIn(before!)).toBeDefined();
     const reopened = await openDatabase({ pgliteDir });
     try {
-      const [row] = await reopened.db.select().from(notifications).where(sql`${notifications.message} = 'privacy-confirmation'`);
+      const [row] = await reopened.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`);
       expect(row).toMatchObject({ rendered: null });
       expect(row!.deliveredAt).not.toBeNull();
       const tokens = await reopened.db.select().from(privacyVerifications).where(sql`${privacyVerifications.requestId} = ${id}`);

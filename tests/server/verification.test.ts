@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, VERIFY_PAGE_PATH } from '#shared/verification';
 import type { Database } from '../../server/db/database.ts';
-import { notifications, privacyRecords, privacyVerifications } from '../../server/db/schema.ts';
+import { deliveries, privacyRecords, privacyVerifications } from '../../server/db/schema.ts';
 import { VERIFICATION_BODY_MAX_BYTES, VERIFICATION_CALLS_PER_MINUTE } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
@@ -82,10 +82,10 @@ describe.each(testEngines())('verification links on $name', (engine) => {
 
     // Once the mail is delivered, only the token's SHA-256 is stored, and nothing else holds the token
     // (until then the mail is kept as rendered, link included, to be sent again as it is).
-    await until(async () => (await database.db.select().from(notifications).where(eq(notifications.message, 'privacy-confirmation'))).every((row) => row.deliveredAt !== null));
+    await until(async () => (await database.db.select().from(deliveries).where(eq(deliveries.message, 'privacy-confirmation'))).every((row) => row.deliveredAt !== null));
     const links = await database.db.select().from(privacyVerifications);
     expect(links).toEqual([expect.objectContaining({ tokenSha256: sha256Hex(token!), requestId: id, usedAt: null })]);
-    const everything = await database.db.execute(sql`select (select json_agg(s) from submissions s)::text || (select json_agg(n) from notifications n)::text || (select json_agg(r) from privacy_records r)::text as dump`);
+    const everything = await database.db.execute(sql`select (select json_agg(s) from submissions s)::text || (select json_agg(d) from deliveries d)::text || (select json_agg(r) from privacy_records r)::text as dump`);
     expect(JSON.stringify(everything)).not.toContain(token);
 
     // The look-up shows the request and changes nothing: a mail scanner opening the link verifies nothing.

@@ -76,7 +76,7 @@ export function testEngines(): TestEngine[] {
 export async function storeSubmission(
   db: Database['db'],
   body: SubmissionBody,
-  settings: Pick<AcceptSettings, 'notify' | 'mail'> = {},
+  settings: Pick<AcceptSettings, 'announce' | 'mail'> = {},
 ): Promise<string> {
   const outcome = await acceptSubmission(db, {
     body,

@@ -12,8 +12,8 @@
 --    and returns its id; new_id is null when a request racing on the same key inserted first. With it:
 --    - a privacy request's record of 11 CCR §7101 (privacy_records; p_types: its request types, the
 --      form's own labels, read by the server), so no request is ever left unrecorded;
---    - p_notify: the webhook's delivery row (server/outbox/), so a stored request is never left
---      unannounced and a delivery never exists without its request;
+--    - p_announce: the webhook delivery that announces the request to the team (server/outbox/), so a
+--      stored request is never left unannounced and a delivery never exists without its request;
 --    - p_team_mail: the team's mail, one per stored request;
 --    - p_mail: the requester's mail, counted per mailbox (mailbox_of) in mail_quota, so that the form
 --      cannot be used to flood someone's mailbox, and counted in the database, so the limits hold across
@@ -30,7 +30,7 @@
 -- argument types>);` in this file (the file runs in one transaction).
 CREATE OR REPLACE FUNCTION accept_submission(
   p_key text, p_client text, p_window_s int, p_limit int,
-  p_kind text, p_sha text, p_email text, p_body jsonb, p_due_days int, p_notify boolean,
+  p_kind text, p_sha text, p_email text, p_body jsonb, p_due_days int, p_announce boolean,
   p_mail boolean, p_team_mail boolean, p_mail_window_s int, p_ack_limit int, p_confirm_limit int,
   p_types text[]
 ) RETURNS TABLE (existing_id uuid, existing_sha text, recent int, retry_after int, new_id uuid)
@@ -67,30 +67,30 @@ BEGIN
     INSERT INTO privacy_records (id, received_at, request_types, due_at)
       SELECT s.id, s.received_at, p_types, s.due_at FROM submissions s WHERE s.id = new_id;
   END IF;
-  IF new_id IS NOT NULL AND p_notify THEN
-    INSERT INTO notifications (submission_id) VALUES (new_id);
+  IF new_id IS NOT NULL AND p_announce THEN
+    INSERT INTO deliveries (submission_id) VALUES (new_id);
   END IF;
   IF new_id IS NOT NULL AND p_team_mail THEN
-    INSERT INTO notifications (submission_id, channel, message) VALUES (new_id, 'mail', 'team-new-request');
+    INSERT INTO deliveries (submission_id, channel, message) VALUES (new_id, 'mail', 'team-new-request');
   END IF;
   IF new_id IS NOT NULL AND p_mail THEN
     v_message := CASE WHEN p_kind = 'privacy' THEN 'privacy-confirmation' ELSE 'invite-acknowledgment' END;
     v_limit := CASE WHEN p_kind = 'privacy' THEN p_confirm_limit ELSE p_ack_limit END;
     v_key := encode(sha256(convert_to(mailbox_of(p_email), 'UTF8')), 'hex');
     IF v_message = 'privacy-confirmation' THEN
-      SELECT n.id INTO v_waiting FROM notifications n
-        WHERE n.mailbox_sha256 = v_key AND n.message = v_message AND n.delivered_at IS NULL AND n.failed_at IS NULL
-          AND n.rendered IS NULL AND (n.locked_until IS NULL OR n.locked_until < now())
-        ORDER BY n.next_attempt_at
+      SELECT d.id INTO v_waiting FROM deliveries d
+        WHERE d.mailbox_sha256 = v_key AND d.message = v_message AND d.delivered_at IS NULL AND d.failed_at IS NULL
+          AND d.rendered IS NULL AND (d.locked_until IS NULL OR d.locked_until < now())
+        ORDER BY d.next_attempt_at
         LIMIT 1
         FOR UPDATE SKIP LOCKED;
     END IF;
     IF v_waiting IS NOT NULL THEN
-      UPDATE notifications SET covers = coalesce(covers, ARRAY[submission_id]) || new_id WHERE id = v_waiting;
+      UPDATE deliveries SET covers = coalesce(covers, ARRAY[submission_id]) || new_id WHERE id = v_waiting;
     ELSIF (SELECT count(*) FROM mail_quota q
            WHERE q.email_sha256 = v_key AND q.message = v_message
              AND q.sent_at > now() - make_interval(secs => p_mail_window_s)) < v_limit THEN
-      INSERT INTO notifications (submission_id, channel, message, mailbox_sha256) VALUES (new_id, 'mail', v_message, v_key);
+      INSERT INTO deliveries (submission_id, channel, message, mailbox_sha256) VALUES (new_id, 'mail', v_message, v_key);
       INSERT INTO mail_quota (email_sha256, message) VALUES (v_key, v_message);
     ELSIF v_message = 'privacy-confirmation' THEN
       SELECT q.sent_at + make_interval(secs => p_mail_window_s) INTO v_slot FROM mail_quota q
@@ -99,7 +99,7 @@ BEGIN
         ORDER BY q.sent_at DESC
         OFFSET v_limit - 1
         LIMIT 1;
-      INSERT INTO notifications (submission_id, channel, message, mailbox_sha256, next_attempt_at)
+      INSERT INTO deliveries (submission_id, channel, message, mailbox_sha256, next_attempt_at)
         VALUES (new_id, 'mail', v_message, v_key, coalesce(v_slot, now()));
       INSERT INTO mail_quota (email_sha256, message, sent_at) VALUES (v_key, v_message, coalesce(v_slot, now()));
     END IF;

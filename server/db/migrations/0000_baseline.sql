@@ -1,17 +1,4 @@
-CREATE TABLE "erasures" (
-	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
-	"email_sha256" text NOT NULL,
-	"erased_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"submissions" integer NOT NULL
-);
---> statement-breakpoint
-CREATE TABLE "mail_quota" (
-	"email_sha256" text NOT NULL,
-	"message" text NOT NULL,
-	"sent_at" timestamp with time zone DEFAULT now() NOT NULL
-);
---> statement-breakpoint
-CREATE TABLE "notifications" (
+CREATE TABLE "deliveries" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"submission_id" uuid NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -27,8 +14,21 @@ CREATE TABLE "notifications" (
 	"rendered" text,
 	"covers" uuid[],
 	"mailbox_sha256" text,
-	CONSTRAINT "notifications_channel" CHECK ("notifications"."channel" in ('webhook', 'mail')),
-	CONSTRAINT "notifications_message" CHECK (("notifications"."channel" = 'mail') = ("notifications"."message" is not null))
+	CONSTRAINT "deliveries_channel" CHECK ("deliveries"."channel" in ('webhook', 'mail')),
+	CONSTRAINT "deliveries_message" CHECK (("deliveries"."channel" = 'mail') = ("deliveries"."message" is not null))
+);
+--> statement-breakpoint
+CREATE TABLE "erasures" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"email_sha256" text NOT NULL,
+	"erased_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"submissions" integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "mail_quota" (
+	"email_sha256" text NOT NULL,
+	"message" text NOT NULL,
+	"sent_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "privacy_records" (
@@ -77,12 +77,12 @@ CREATE TABLE "submissions" (
 	CONSTRAINT "submissions_due_at" CHECK (("submissions"."kind" = 'privacy') = ("submissions"."due_at" is not null))
 );
 --> statement-breakpoint
-ALTER TABLE "notifications" ADD CONSTRAINT "notifications_submission_id_submissions_id_fk" FOREIGN KEY ("submission_id") REFERENCES "public"."submissions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "deliveries" ADD CONSTRAINT "deliveries_submission_id_submissions_id_fk" FOREIGN KEY ("submission_id") REFERENCES "public"."submissions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "privacy_verifications" ADD CONSTRAINT "privacy_verifications_request_id_submissions_id_fk" FOREIGN KEY ("request_id") REFERENCES "public"."submissions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "deliveries_pending" ON "deliveries" USING btree ("next_attempt_at");--> statement-breakpoint
+CREATE INDEX "deliveries_submission" ON "deliveries" USING btree ("submission_id");--> statement-breakpoint
+CREATE INDEX "deliveries_waiting_mailbox" ON "deliveries" USING btree ("mailbox_sha256","message") WHERE "deliveries"."delivered_at" is null and "deliveries"."failed_at" is null;--> statement-breakpoint
 CREATE INDEX "mail_quota_recent" ON "mail_quota" USING btree ("email_sha256","message","sent_at");--> statement-breakpoint
-CREATE INDEX "notifications_pending" ON "notifications" USING btree ("next_attempt_at");--> statement-breakpoint
-CREATE INDEX "notifications_submission" ON "notifications" USING btree ("submission_id");--> statement-breakpoint
-CREATE INDEX "notifications_waiting_mailbox" ON "notifications" USING btree ("mailbox_sha256","message") WHERE "notifications"."delivered_at" is null and "notifications"."failed_at" is null;--> statement-breakpoint
 CREATE INDEX "privacy_records_received" ON "privacy_records" USING btree ("received_at");--> statement-breakpoint
 CREATE INDEX "privacy_verifications_request" ON "privacy_verifications" USING btree ("request_id");--> statement-breakpoint
 CREATE INDEX "submissions_email" ON "submissions" USING btree ("email");--> statement-breakpoint

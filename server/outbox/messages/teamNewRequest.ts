@@ -1,5 +1,5 @@
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { notificationText } from '../webhook.ts';
+import { announcementText } from '../webhook.ts';
 import { html, htmlLayout, longDate, type MailContent } from './layout.ts';
 
 /** The longest subject of the team's message, in UTF-16 code units (what `String.length` counts), the ellipsis included. */
@@ -32,7 +32,7 @@ export function teamNewRequest(facts: {
   receivedAt: Date;
   dueAt: Date | null;
 }): MailContent {
-  const announcement = notificationText(facts.kind, facts.data, facts.dueAt, (text) => text);
+  const announcement = announcementText(facts.kind, facts.data, facts.dueAt, (text) => text);
   const subject = truncateAtGrapheme(announcement, TEAM_SUBJECT_MAX_LENGTH);
   const command = `npm run requests -- show ${facts.submissionId}`;
   const text = [announcement, '', `Received: ${longDate(facts.receivedAt)}`, `Id: ${facts.submissionId}`, '', `Everything stored: ${command}`].join('\n');
