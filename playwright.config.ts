@@ -114,7 +114,7 @@ export default defineConfig({
       timeout: 30_000,
       stdout: 'pipe' as const,
     },
-    server('site', SITE_PORT, { VITE_POSTHOG_KEY: '', SONDE_WEBHOOK_URL: E2E_WEBHOOK_URL }),
+    server('site', SITE_PORT, { VITE_POSTHOG_KEY: '', SONDE_ANNOUNCE_WEBHOOK_URL: E2E_WEBHOOK_URL }),
     {
       // the requesters' mailbox: the `analytics` server mails there (tests/e2e/verify.spec.ts)
       command: `rm -rf ${E2E_SMTP_DIR} && npx tsx tests/e2e/smtpReceiver.ts`,

@@ -32,8 +32,8 @@ export interface ServerConfig {
   publicOrigin: string | undefined;
   /** `SONDE_ALLOWED_ORIGINS`, comma-separated: origins allowed to POST besides the public origin */
   allowedOrigins: string[] | undefined;
-  /** `SONDE_WEBHOOK_URL`: every stored request is announced there (server/outbox/webhook.ts); unset: none */
-  webhookUrl: string | undefined;
+  /** `SONDE_ANNOUNCE_WEBHOOK_URL`: every stored request is announced there (server/outbox/webhook.ts); unset: none */
+  announceWebhookUrl: string | undefined;
   /** mail to requesters and the team (server/outbox/mail.ts): `SONDE_SMTP_URL`, `SONDE_MAIL_DIR`, `SONDE_MAIL_FROM`, `SONDE_PRIVACY_EMAIL`, `SONDE_TEAM_EMAIL` */
   mail: MailSettings;
 }
@@ -88,9 +88,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (publicOrigin !== undefined && (!URL.canParse(publicOrigin) || new URL(publicOrigin).origin !== publicOrigin)) {
     throw new Error(`SONDE_PUBLIC_ORIGIN: "${publicOrigin}" is not an origin like https://sonde.dev`);
   }
-  const webhook = env.SONDE_WEBHOOK_URL || undefined;
+  const webhook = env.SONDE_ANNOUNCE_WEBHOOK_URL || undefined;
   if (webhook && !/^https?:$/.test(URL.canParse(webhook) ? new URL(webhook).protocol : '')) {
-    throw new Error(`SONDE_WEBHOOK_URL must be an http(s) URL, not "${webhook}"`);
+    throw new Error(`SONDE_ANNOUNCE_WEBHOOK_URL must be an http(s) URL, not "${webhook}"`);
   }
   return {
     port: integer('PORT', env.PORT, 4173, 0),
@@ -102,7 +102,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustedProxyHops: integer('SONDE_TRUSTED_PROXY_HOPS', env.SONDE_TRUSTED_PROXY_HOPS, 1, 1),
     publicOrigin,
     allowedOrigins: origins && origins.length > 0 ? origins : undefined,
-    webhookUrl: webhook,
+    announceWebhookUrl: webhook,
     mail: readMailSettings(env),
   };
 }

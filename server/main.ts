@@ -53,14 +53,14 @@ export async function startServer(
     (email) => requesterExport(database.db, email),
     (requestId) => issueVerificationToken(database.db, requestId),
   )];
-  if (config.webhookUrl) channels.push(webhookChannel(config.webhookUrl));
+  if (config.announceWebhookUrl) channels.push(webhookChannel(config.announceWebhookUrl));
   const outbox = startOutbox({ db: database.db, channels, logger });
   const app = createApp({
     database,
     logger,
     outbox: {
       kick: outbox.kick,
-      webhook: config.webhookUrl !== undefined,
+      webhook: config.announceWebhookUrl !== undefined,
       requesterMail: true,
       teamMail: config.mail.teamEmail !== undefined,
     },
@@ -130,7 +130,7 @@ export async function startServer(
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listeningPort}`;
   outbox.kick(); // what a previous run left unsent
   logger.info(
-    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, webhook: config.webhookUrl ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
+    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
     'listening',
   );
 

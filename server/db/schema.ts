@@ -61,7 +61,7 @@ export const erasures = pgTable('erasures', {
   submissions: integer('submissions').notNull(),
 });
 
-/** A channel of the outbox: the webhook (`SONDE_WEBHOOK_URL`) or mail (SMTP, or `.eml` files). */
+/** A channel of the outbox: the webhook (`SONDE_ANNOUNCE_WEBHOOK_URL`) or mail (SMTP, or `.eml` files). */
 export type OutboxChannel = 'webhook' | 'mail';
 
 /** The messages the mail channel sends, one template each (server/outbox/messages/). */

@@ -46,7 +46,7 @@ export function announcementText(
 }
 
 /**
- * The webhook channel (`SONDE_WEBHOOK_URL`): POSTs a {@link WebhookPayload} with
+ * The webhook channel (`SONDE_ANNOUNCE_WEBHOOK_URL`): POSTs a {@link WebhookPayload} with
  * `X-Sonde-Delivery: <delivery id>` (the same on every retry, so a receiver can drop duplicates) and a
  * {@link WEBHOOK_TIMEOUT_MS} time-out.
  * @throws Error `HTTP <status>` for an answer other than 2xx, or the network's error: the sender retries

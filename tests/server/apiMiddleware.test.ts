@@ -7,8 +7,8 @@ import { MAX_BODY_BYTES, SUBMISSIONS_PATH } from '#shared/submission';
 import { VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH } from '#shared/verification';
 import { VERIFICATION_BODY_MAX_BYTES } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
-import { openPglite } from '../support/database.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 
@@ -26,9 +26,7 @@ let server: RunningServer;
 const lines: string[] = [];
 beforeEach(async () => {
   lines.length = 0;
-  server = await startServer(testConfig(await writeStandInSite()), createLogger('info', { write: (line: string) => void lines.push(line) }), {
-    database: await openPglite(),
-  });
+  server = await startTestServer(testConfig(await writeStandInSite()), createLogger('info', { write: (line: string) => void lines.push(line) }));
 });
 afterEach(async () => {
   await server.stop();

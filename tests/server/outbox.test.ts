@@ -253,7 +253,7 @@ describe('the server announces what it stores', () => {
     const hook = await receiver();
     const url = hook.url;
     await hook.close(); // down: nothing listens on its port
-    const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_WEBHOOK_URL: url };
+    const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_ANNOUNCE_WEBHOOK_URL: url };
     server = await spawnServer(env);
     const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
       method: 'POST',

@@ -41,7 +41,7 @@ export function testConfig(distDir: string, overrides: Partial<ServerConfig> = {
     trustedProxyHops: 1,
     publicOrigin: undefined,
     allowedOrigins: undefined,
-    webhookUrl: undefined,
+    announceWebhookUrl: undefined,
     // mail written as .eml files into a directory of the test's own, never .data/mail
     mail: { smtpUrl: undefined, emlDir: mkdtempSync(join(tmpdir(), 'sonde-mail-')), from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: undefined },
     ...overrides,
