@@ -1,9 +1,6 @@
 // @vitest-environment node
 import { createServer, type Server } from 'node:http';
-import { mkdtemp } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
@@ -14,7 +11,7 @@ import { createLogger } from '../../server/logger.ts';
 import { leaseMsOf, retryDelayMs, startOutbox, type Channel } from '../../server/outbox/sender.ts';
 import { escapeSlackText, announcementText, webhookChannel } from '../../server/outbox/webhook.ts';
 import { acceptSubmission } from '../../server/db/submissions.ts';
-import { testEngines } from '../support/database.ts';
+import { migratedPgliteDir, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
@@ -249,7 +246,7 @@ describe('the server announces what it stores', () => {
 
   it('a receiver that is down while the server restarts gets the delivery when it comes back', async () => {
     const distDir = await writeStandInSite();
-    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const pgliteDir = await migratedPgliteDir();
     const hook = await receiver();
     const url = hook.url;
     await hook.close(); // down: nothing listens on its port

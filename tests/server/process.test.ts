@@ -1,13 +1,10 @@
 // @vitest-environment node
 import { request as httpRequest } from 'node:http';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
-import { testEngines } from '../support/database.ts';
+import { migratedPgliteDir, testEngines } from '../support/database.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
@@ -38,7 +35,7 @@ const post = (url: string, key: string, body = sameBody) =>
 
 describe('SIGTERM', () => {
   it('stops accepting, finishes the request in flight (201, stored), closes the database and exits 0', async () => {
-    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const pgliteDir = await migratedPgliteDir();
     const server = await spawn({ SONDE_PGLITE_DIR: pgliteDir });
     const body = JSON.stringify(submissionBody());
     // A request whose body arrives over about a second: in flight when SIGTERM comes.
@@ -82,7 +79,7 @@ describe.each(testEngines())('kill -9 during a load on $name', (engine) => {
     let env: Record<string, string>;
     let readBack: () => Promise<Array<{ id: string; idempotencyKey: string | null }>>;
     if (engine.name === 'PGlite') {
-      const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+      const pgliteDir = await migratedPgliteDir();
       env = { SONDE_PGLITE_DIR: pgliteDir };
       readBack = async () => {
         const database = await openDatabase({ pgliteDir });

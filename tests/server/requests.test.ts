@@ -17,7 +17,7 @@ import { type RequestSummary } from '../../server/cli/requests.ts';
 import { TEAM_SOCKET_FILE } from '../../server/cli/teamChannel.ts';
 import { teamCli } from '../support/cli.ts';
 import { acceptSubmission } from '../../server/db/submissions.ts';
-import { storeSubmission, testEngines } from '../support/database.ts';
+import { migratedPgliteDir, storeSubmission, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
@@ -321,7 +321,7 @@ describe('the command line beside a running server on PGlite', () => {
 
   it('reads through the server while it runs, never opens its directory, and opens it itself once it stopped', async () => {
     const distDir = await writeStandInSite();
-    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const pgliteDir = await migratedPgliteDir();
     server = await spawnServer({ SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir });
     const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
       method: 'POST',
@@ -390,7 +390,7 @@ describe('the command line beside a running server on PGlite', () => {
 
 describe('the command line as a process', () => {
   it('writes its whole output into a pipe before it exits: an export of more than 64 KiB arrives whole', async () => {
-    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const pgliteDir = await migratedPgliteDir();
     const database = await openDatabase({ pgliteDir });
     for (let i = 0; i < 300; i += 1) await storeSubmission(database.db, submissionBody({ workEmail: `ada${i}@example.com` }));
     await database.close();

@@ -4,15 +4,12 @@
 // on PGlite and on PostgreSQL, must print the right answer, or refuse with its one-line reason and a
 // non-zero exit: never another session's data with exit 0.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { VERIFICATION_LOOKUP_PATH } from '#shared/verification';
 import type { Database } from '../../server/db/database.ts';
 import { cliProcess, type CliRun } from '../support/cli.ts';
-import { testEngines } from '../support/database.ts';
+import { migratedPgliteDir, testEngines } from '../support/database.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -59,7 +56,7 @@ describe.each(engines)('team commands at once beside a running server on $name, 
   beforeAll(async () => {
     const distDir = await writeStandInSite();
     if (name === 'PGlite') {
-      env = { DATABASE_URL: '', SONDE_PGLITE_DIR: await mkdtemp(join(tmpdir(), 'sonde-pglite-')) };
+      env = { DATABASE_URL: '', SONDE_PGLITE_DIR: await migratedPgliteDir() };
     } else {
       database = await engine.open(); // a database of this test's own, dropped at the end
       env = { DATABASE_URL: (engine.location() as { url: string }).url };

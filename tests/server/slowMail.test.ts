@@ -2,9 +2,6 @@
 // A slow SMTP peer, a crash between the peer's acceptance and the bookkeeping, and a slow delivery
 // beside a fast one: each message is sent once (or, after a crash, once more as the same message), with
 // one verification token, and no delivery waits for another. Against a real SMTP server (smtp-server).
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
@@ -17,7 +14,7 @@ import { mailChannel } from '../../server/outbox/mail.ts';
 import { startOutbox } from '../../server/outbox/sender.ts';
 import { sha256Hex } from '../../server/db/mailbox.ts';
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
-import { storeSubmission, testEngines } from '../support/database.ts';
+import { migratedPgliteDir, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until, type Received } from '../support/mailServer.ts';
 import { spawnServer, type ServerProcess } from '../support/process.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
@@ -133,7 +130,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
   });
 
   it('sends it again at most once, with the same Message-ID and the same verification link', async () => {
-    const pgliteDir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+    const pgliteDir = await migratedPgliteDir();
     const port = await freePort();
     let first = true;
     const smtp = await smtpServer(port, {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import type { SubmissionBody } from '#shared/submission';
@@ -25,6 +27,17 @@ let pgliteTemplate: Promise<Blob> | undefined;
 export function openPglite(): Promise<Database> {
   pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new Blob([bytes]));
   return pgliteTemplate.then((template) => openDatabase({ pgliteDir: 'memory://' }, { pgliteTemplate: template }));
+}
+
+/**
+ * A new PGlite directory holding a database with every migration applied, for a server or command line
+ * in a child process: a copy of the global setup's closed directory (tests/support/globalSetup.ts).
+ * @returns the directory's path (a new one under the system's temporary directory)
+ */
+export async function migratedPgliteDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
+  await cp(inject('pgliteTemplateDir'), dir, { recursive: true });
+  return dir;
 }
 
 /**

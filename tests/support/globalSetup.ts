@@ -1,5 +1,6 @@
 // Vitest's global setup: one migrated database that every test database starts from, so that a test
-// opens a copy (about 0.3 s) instead of running every migration again (about 1.6 s on PGlite).
+// opens a copy (about 0.3 s) instead of running every migration again (about 1.6 s on PGlite), and a
+// server in a child process starts on a copied directory (about 2 s of CPU less than on an empty one).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** a PGlite `dumpDataDir()` tarball of a database with every migration applied */
     pgliteTemplate: string;
+    /** the same database as a closed PGlite directory, for a server or command line in a child process */
+    pgliteTemplateDir: string;
     /** with `DATABASE_URL`: the name of a migrated PostgreSQL database to create test databases from */
     postgresTemplate: string | null;
   }
@@ -23,9 +26,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const migrated = await openDatabase({ pgliteDir: 'memory://' });
   const client = (migrated.db as unknown as { $client: PGlite }).$client;
   const tarball = join(dir, 'pglite.tar');
-  await writeFile(tarball, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
+  const dump = await client.dumpDataDir('none');
+  await writeFile(tarball, Buffer.from(await dump.arrayBuffer()));
   await migrated.close();
   project.provide('pgliteTemplate', tarball);
+  const templateDir = join(dir, 'pglite');
+  await (await openDatabase({ pgliteDir: templateDir }, { pgliteTemplate: dump })).close();
+  project.provide('pgliteTemplateDir', templateDir);
 
   const adminUrl = process.env.DATABASE_URL;
   let postgresTemplate: string | null = null;
