@@ -14,7 +14,7 @@ import { sondeApi } from './server/devServer.ts';
  * instead of lazily on the main thread the first time it is called. Every chunk of this site runs on load
  * or in the idle periods right after it (hydration, the PostHog SDK, rrweb's first snapshot), where a
  * function's first call would otherwise compile it inside a task a visitor may be waiting on
- * (TBT; measured in docs/architecture.md). It must be the file's first line, so it goes in once the chunk
+ * (TBT, which `npm run bench` measures). It must be the file's first line, so it goes in once the chunk
  * is written: Vite puts its own `__vite__mapDeps` line on top of the entry chunk after every plugin's
  * `generateBundle`. The comment is the same in every build, so each file name's hash still names its
  * content.

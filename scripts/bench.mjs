@@ -1,5 +1,7 @@
 // `npm run bench`: measures the budgets of DESIGN.md §4 on a production build as deployed, and exits
-// non-zero when one is missed. Results: printed, and written to .bench/results.json (git-ignored).
+// non-zero when one is missed. Results: printed, written to .bench/results.json (git-ignored), and to
+// docs/benchmarks.md (scripts/benchReport.mjs: date, commit, machine, the tables, each budget's PASS/FAIL),
+// which is committed: the project's measurements live there only.
 //
 // The build has a PostHog key, and its PostHog host is a local stand-in (scripts/posthogStandIn.ts) that
 // answers the SDK's calls as PostHog does: config, flags, events (/e/) and recordings (/s/). So analytics
@@ -32,6 +34,7 @@ import postgres from 'postgres';
 import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender, htmlFileOf } from './build.mjs';
+import { writeBenchmarks } from './benchReport.mjs';
 import { startPostHogStandIn } from './posthogStandIn.ts';
 
 const run = promisify(execFile);
@@ -410,6 +413,7 @@ if (wants('api')) results.api = await apiBenchmarks();
 
 results.budgets = budgets;
 await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+await writeBenchmarks(results, { routes: ROUTES, parts: only ?? 'all', analytics: analyticsOff ? 'off' : 'on', postgres: results.api.postgres !== undefined });
 if (wants('api')) {
   console.log('\nPOST /api/submissions    accepted/s   p50 ms   p99 ms   201s    rows   non-2xx');
   for (const [engine, r] of Object.entries(results.api)) {

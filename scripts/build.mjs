@@ -66,7 +66,7 @@ export function htmlFileOf(route) {
  * Each route's page module (src/app/routes.tsx splits the site by page). src/hydrate.tsx imports
  * the route's page chunk before hydrating. The prerendered HTML does not `modulepreload` it: measured
  * with Lighthouse (mobile, simulated slow 4G) on /terms, the four extra early requests moved LCP's median
- * from 1.62 s to 1.76 s (docs/architecture.md), while the page is already painted from the HTML.
+ * from 1.62 s to 1.76 s, while the page is already painted from the HTML.
  */
 export const PAGE_MODULES = {
   '/': 'src/pages/Home.tsx',

@@ -73,7 +73,7 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
     // Evaluating the chunk and initialising the SDK are each a long task on a slow phone: not one task.
     if (!(await nextIdlePeriod(isRunning))) return null;
     // posthog-js reads `$timezone` from Intl.DateTimeFormat on its first event, and a page's first Intl
-    // object costs 14–30 ms (ICU's start, docs/architecture.md): paid here, in an idle period of its own,
+    // object costs 14–30 ms (ICU's start): paid here, in an idle period of its own,
     // rather than inside the task that captures the first page view.
     Intl.DateTimeFormat().resolvedOptions();
     if (!(await nextIdlePeriod(isRunning))) return null;

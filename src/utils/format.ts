@@ -1,7 +1,7 @@
 // The site's figures (spec §9: $0.20 per 1,000 queries, 5M ≈ $1,000 a month) are formatted by plain
 // arithmetic, not Intl.NumberFormat: a page's first Intl object starts ICU, 12–21 ms in this Chromium
 // at full speed (about four times that on a slow phone), and on / it fell inside the hero's hydration
-// task (TBT; docs/architecture.md). The two formats are fixed (en-US, US dollars, whole
+// task (TBT, which `npm run bench` measures). The two formats are fixed (en-US, US dollars, whole
 // millions), and tests/views/format.test.ts checks them against Intl.NumberFormat. Any other value
 // goes to Intl.NumberFormat itself, made on first use.
 let usdCents: Intl.NumberFormat | undefined;
