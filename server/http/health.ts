@@ -1,17 +1,20 @@
 import { Hono } from 'hono';
 import { withDeadline } from '../db/deadline.ts';
 import { HEALTH_CHECK_TIMEOUT_MS } from '../limits.ts';
+import { problem } from './middleware.ts';
 import type { AppOptions } from './options.ts';
 
 /**
  * `GET /api/health`, for a load balancer's health check, mounted at `/api/health`: 200
  * `{ status: 'ok', database: 'ok' }`, or 503 `{ status: 'error', database: 'unreachable' }` (logged at
- * warn) when the database does not answer `select 1` within `HEALTH_CHECK_TIMEOUT_MS` (server/limits.ts).
+ * warn) when the database does not answer `select 1` within `HEALTH_CHECK_TIMEOUT_MS` (server/limits.ts);
+ * any other method than GET and HEAD: 405 with `Allow: GET, HEAD`.
  * @param options - `database`, `logger`
  * @returns the route as a Hono sub-app, its path `/`
  */
 export function healthRoutes({ database, logger }: Pick<AppOptions, 'database' | 'logger'>): Hono {
-  return new Hono().get('/', async (c) => {
+  const health = new Hono();
+  health.get('/', async (c) => {
     try {
       await withDeadline(database.ping(), HEALTH_CHECK_TIMEOUT_MS);
       return c.json({ status: 'ok', database: 'ok' });
@@ -20,4 +23,9 @@ export function healthRoutes({ database, logger }: Pick<AppOptions, 'database' |
       return c.json({ status: 'error', database: 'unreachable' }, 503);
     }
   });
+  health.all('/', (c) => {
+    c.header('Allow', 'GET, HEAD');
+    return problem(c, 405, 'Use GET');
+  });
+  return health;
 }

@@ -51,12 +51,16 @@ export const apiHeaders: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-/** A path that is not valid percent-encoding (`/%E0%A4%A`) is the client's error (400), never the server's. */
+/**
+ * A path that is not valid percent-encoding (`/%E0%A4%A`) is the client's error (400), never the server's:
+ * JSON `{ error }` under `/api/`, as every API answer, plain text elsewhere.
+ */
 export const wellFormedUrl: MiddlewareHandler = async (c, next) => {
   try {
     decodeURIComponent(new URL(c.req.url).pathname);
   } catch {
-    return c.text('Bad request: the URL is not valid percent-encoding', 400);
+    const error = 'Bad request: the URL is not valid percent-encoding';
+    return c.req.path.startsWith('/api/') ? c.json({ error }, 400) : c.text(error, 400);
   }
   await next();
 };

@@ -15,7 +15,8 @@ const PAGE_CACHE = 'no-cache';
  * - `/privacy/` → 301 to `/privacy` (one address per page), the query kept, as a relative `Location`:
  *   the `Host` header never writes an address a (cached) redirect sends visitors to;
  * - any other path → `404.html` with status 404, including a missing `/assets/…` file;
- * - `Cache-Control`: immutable for `/assets/*`, `no-cache` for pages and other files;
+ * - `Cache-Control`: immutable for a file found under `/assets/`, `no-cache` for pages, other files and
+ *   the not-found page;
  * - the security headers (server/http/securityHeaders.ts) on every HTML response;
  * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them.
  * Mounted at `/` after every API route: it answers every path and method nothing before it answered,
@@ -26,9 +27,13 @@ const PAGE_CACHE = 'no-cache';
  */
 export function siteRoutes(options: { distDir: string; htmlHeaders: Record<string, string> }): Hono {
   const { distDir, htmlHeaders } = options;
-  /** `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed) */
-  const setPageHeaders = (c: Context, file: string) => {
-    c.header('Cache-Control', c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
+  /**
+   * `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed); `found`: false for
+   * the not-found page, which is never cached as the asset it stands in for (a name an older or newer
+   * deploy has must not stay a 404 for a year)
+   */
+  const setPageHeaders = (c: Context, file: string, found = true) => {
+    c.header('Cache-Control', found && c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
     c.header('X-Content-Type-Options', 'nosniff');
     if (/\.html(\.br|\.gz)?$/.test(file)) {
       for (const [name, value] of Object.entries(htmlHeaders)) c.header(name, value);
@@ -56,7 +61,7 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
     return files(c, next);
   });
   site.all('*', async (c) => {
-    setPageHeaders(c, notFoundPage);
+    setPageHeaders(c, notFoundPage, false);
     c.header('Content-Type', 'text/html; charset=utf-8');
     if (c.req.method === 'HEAD') return c.body(null, 404);
     return c.body(await readFile(notFoundPage), 404);

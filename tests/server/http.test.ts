@@ -324,22 +324,30 @@ describe('the site, served as a static host would', () => {
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
     expect(asset.headers.get('content-security-policy')).toBeNull();
+    // an asset another deploy has: a 404 revalidated on every use, never kept for a year
+    const missing = await get(server, '/assets/index-Other1.js');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-cache');
   });
 
-  it('answers a malformed URL with 400 and stays up (was an uncaught URIError)', async () => {
+  it('answers a malformed URL with 400 (JSON under /api/) and stays up (was an uncaught URIError)', async () => {
     const server = await start();
-    for (const path of ['/%E0%A4%A', '/%', '/assets/%ZZ.js']) {
-      const status = await new Promise<number>((resolve, reject) => {
+    for (const path of ['/%E0%A4%A', '/%', '/assets/%ZZ.js', '/api/%E0%A4%A']) {
+      const answer = await new Promise<string>((resolve, reject) => {
         // fetch would normalise the path; send it raw
         const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
           socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
         });
         let head = '';
         socket.on('data', (chunk) => (head += chunk.toString()));
-        socket.on('end', () => resolve(Number(head.split(' ')[1])));
+        socket.on('end', () => resolve(head));
         socket.on('error', reject);
       });
-      expect(status, path).toBe(400);
+      expect(Number(answer.split(' ')[1]), path).toBe(400);
+      if (path.startsWith('/api/')) {
+        expect(answer, path).toMatch(/\r\ncontent-type: application\/json/i);
+        expect(answer, path).toMatch(/\r\ncache-control: no-store/i);
+      }
     }
     expect((await get(server, '/api/health')).status).toBe(200);
   });
@@ -357,5 +365,17 @@ describe('GET /api/health', () => {
     expect(await down.json()).toEqual({ status: 'error', database: 'unreachable' });
     const submit = await post(server);
     expect(submit.status).toBe(500);
+  });
+
+  it('answers any other method than GET and HEAD with 405 and Allow, as every API route does', async () => {
+    const server = await start();
+    expect((await fetch(`${server.url}/api/health`, { method: 'HEAD' })).status).toBe(200);
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const answer = await fetch(`${server.url}/api/health`, { method });
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get('allow'), method).toBe('GET, HEAD');
+      expect(answer.headers.get('cache-control'), method).toBe('no-store');
+      expect(await answer.json(), method).toEqual({ error: 'Use GET' });
+    }
   });
 });
