@@ -16,7 +16,7 @@ import { sha256Hex } from '../../server/db/mailbox.ts';
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { migratedPgliteDir, storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until, type Received } from '../support/mailServer.ts';
-import { spawnServer, type ServerProcess } from '../support/process.ts';
+import { serversKilledAfterEach, type ServerProcess } from '../support/process.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
@@ -124,12 +124,10 @@ describe('a slow SMTP peer', () => {
 });
 
 describe('a crash after the SMTP peer accepted a confirmation', () => {
-  let server: ServerProcess | undefined;
-  afterEach(() => {
-    server?.child.kill('SIGKILL');
-  });
+  const startServer = serversKilledAfterEach();
 
   it('sends it again at most once, with the same Message-ID and the same verification link', async () => {
+    let server: ServerProcess | undefined;
     const pgliteDir = await migratedPgliteDir();
     const port = await freePort();
     let first = true;
@@ -144,7 +142,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
     });
     cleanup.push(smtp.close);
     const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_SMTP_URL: `smtp://127.0.0.1:${port}` };
-    server = await spawnServer(env);
+    server = await startServer(env);
     const id = await post(server.url, privacyTo('grace@example.com'));
     await server.exited;
     expect(smtp.received).toHaveLength(1);
@@ -154,7 +152,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
     await database.db.update(deliveries).set({ lockedUntil: sql`now() - interval '1 second'` });
     await database.close();
 
-    server = await spawnServer(env);
+    server = await startServer(env);
     await until(() => smtp.received.length === 2, 20_000);
     server.child.kill('SIGTERM');
     await server.exited;
