@@ -11,6 +11,18 @@ import type { Inspect } from '@/context/inspect';
 // hydrating, so a test sees each page at its first render.
 await preloadAllPages();
 
+/**
+ * The whole app at `path` (an address) in a memory router, inside `<StrictMode>` as src/hydrate.tsx and
+ * src/entry-server.tsx render it: the element a test prerenders with `renderToString`, then hydrates.
+ */
+export const appAt = (path: string) => (
+  <StrictMode>
+    <MemoryRouter initialEntries={[path]}>
+      <App />
+    </MemoryRouter>
+  </StrictMode>
+);
+
 /** Reports the address (path, query, hash) the visitor would see in the address bar. */
 function AddressBar({ onChange }: { onChange: (address: string) => void }) {
   const { pathname, search, hash } = useLocation();

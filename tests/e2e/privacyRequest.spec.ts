@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { E2E_CLIENT_IP, expect, storedIdOf, mailTo, nextSubmission, requestsList, storedRow, test, uniqueEmail, webhookDeliveries } from './fixtures';
+import { privacyRequestFixedFields } from '../support/submissionBody';
 
 async function fillPrivacyRequest(page: Page, email: string) {
   const form = page.getByRole('form', { name: 'Privacy rights request' });
@@ -29,14 +30,9 @@ test.describe('privacy rights request in a real browser', () => {
     const { data } = response.request().postDataJSON() as { data: Record<string, unknown> };
     expect(data).toMatchObject({
       fullName: 'Ada Lovelace',
-      roleTitle: 'Privacy Request',
+      ...privacyRequestFixedFields,
       companyName: 'N/A',
       useCaseDescription: 'CCPA Privacy Rights Request\nRequest types: Delete, Data Portability\nDetails: Account from the 2026 beta.',
-      primaryWorkloads: ['Other'],
-      mustHaveCapabilities: [],
-      estimatedMonthlyQueries: 'N/A',
-      peakQPS: 'N/A',
-      notes: 'CCPA RIGHTS REQUEST',
       consentGiven: true,
       clientIP: E2E_CLIENT_IP,
     });

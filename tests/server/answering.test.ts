@@ -305,47 +305,47 @@ describe.each(testEngines().filter((engine) => engine.name === 'PostgreSQL'))('t
     await database.close();
   });
 
-  it('a command that writes waits for another terminal\'s command (the team write lock) and decides after it', async () => {
-    const id = await storeSubmission(database.db, submissionBody());
+  /**
+   * Runs `work` in a transaction of the other session and resolves once `work` is done, with that
+   * transaction still open (its locks held) until `release()`; `ended` settles as it commits. Released at
+   * the test's end in any case, so that a failed expectation does not leave the other session waiting.
+   */
+  async function otherSessionHolds(work: (tx: postgres.TransactionSql) => Promise<unknown>) {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    onTestFinished(() => release()); // a failed expectation must not leave the other session waiting
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const otherCommand = other.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${TEAM_WRITE_LOCK_ID}::bigint)`;
-      locked();
+    onTestFinished(() => release());
+    let done!: () => void;
+    const isDone = new Promise<void>((resolve) => (done = resolve));
+    const ended = other.begin(async (tx) => {
+      await work(tx);
+      done();
       await held;
     });
-    await isLocked;
+    await Promise.race([isDone, ended]);
+    return { release, ended };
+  }
+
+  it('a command that writes waits for another terminal\'s command (the team write lock) and decides after it', async () => {
+    const id = await storeSubmission(database.db, submissionBody());
+    const otherCommand = await otherSessionHolds((tx) => tx`select pg_advisory_xact_lock(${TEAM_WRITE_LOCK_ID}::bigint)`);
     const done = run(['done', id, '--note', 'Invited to cohort 3']);
     expect(await stillWaitingAfter(done, 500)).toBe(true);
     const [row] = await database.db.select().from(submissions).where(eq(submissions.id, id));
     expect(row!.handledAt).toBeNull();
-    release();
-    await otherCommand;
+    otherCommand.release();
+    await otherCommand.ended;
     expect(await done).toBe(0);
     expect(io.out[0]).toMatch(/marked done/);
   });
 
   it('respond decides on the privacy record as another session commits it (for update), never on a stale copy', async () => {
     const id = await storeSubmission(database.db, privacyRequest('Access/Know', 'lin@example.com'), { mail: { requester: true, team: false } });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    onTestFinished(() => release()); // a failed expectation must not leave the other session waiting
-    let updated!: () => void;
-    const isUpdated = new Promise<void>((resolve) => (updated = resolve));
-    const verifying = other.begin(async (tx) => {
-      // the verification link, confirmed by the requester while the team answers
-      await tx`update privacy_records set verified_at = now(), verified_by = 'link' where id = ${id}`;
-      updated();
-      await held;
-    });
-    await isUpdated;
+    // the verification link, confirmed by the requester while the team answers
+    const verifying = await otherSessionHolds((tx) => tx`update privacy_records set verified_at = now(), verified_by = 'link' where id = ${id}`);
     const respond = run(['respond', id, '--outcome', 'complied', '--attach-subject']);
     expect(await stillWaitingAfter(respond, 500)).toBe(true);
-    release();
-    await verifying;
+    verifying.release();
+    await verifying.ended;
     expect(await respond).toBe(0);
     const [record] = await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id));
     expect(record).toMatchObject({ verifiedBy: 'link', outcome: 'complied' });

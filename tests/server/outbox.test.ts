@@ -13,7 +13,7 @@ import { escapeSlackText, announcementText, webhookChannel } from '../../server/
 import { acceptSubmission } from '../../server/db/submissions.ts';
 import { migratedPgliteDir, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
-import { spawnServer, type ServerProcess } from '../support/process.ts';
+import { serversKilledAfterEach } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
@@ -239,10 +239,7 @@ describe.each(testEngines())('the outbox on $name', (engine) => {
 });
 
 describe('the server announces what it stores', () => {
-  let server: ServerProcess | undefined;
-  afterEach(() => {
-    server?.child.kill('SIGKILL');
-  });
+  const startServer = serversKilledAfterEach();
 
   it('a receiver that is down while the server restarts gets the delivery when it comes back', async () => {
     const distDir = await writeStandInSite();
@@ -251,14 +248,14 @@ describe('the server announces what it stores', () => {
     const url = hook.url;
     await hook.close(); // down: nothing listens on its port
     const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_ANNOUNCE_WEBHOOK_URL: url };
-    server = await spawnServer(env);
+    let server = await startServer(env);
     const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(privacyRequestBody()),
     });
     const { id } = (await response.json()) as { id: string };
-    await until(() => server!.logs.some((line) => line.msg === 'not delivered; will retry' && line.channel === 'webhook'));
+    await until(() => server.logs.some((line) => line.msg === 'not delivered; will retry' && line.channel === 'webhook'));
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
 
@@ -274,7 +271,7 @@ describe('the server announces what it stores', () => {
     const received: Array<{ delivery: string; body: { submissionId: string; text: string } }> = [];
     await new Promise<void>((resolve) => back.listen(hook.port, '127.0.0.1', resolve));
     try {
-      server = await spawnServer(env);
+      server = await startServer(env);
       await until(() => received.length > 0);
       expect(received).toHaveLength(1);
       expect(received[0]!.body.submissionId).toBe(id);

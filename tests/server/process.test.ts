@@ -1,28 +1,20 @@
 // @vitest-environment node
 import { request as httpRequest } from 'node:http';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
 import { migratedPgliteDir, testEngines } from '../support/database.ts';
-import { spawnServer, type ServerProcess } from '../support/process.ts';
+import { serversKilledAfterEach } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 
 let distDir: string;
-const children: ServerProcess[] = [];
 beforeAll(async () => {
   distDir = await writeStandInSite();
 });
-afterEach(() => {
-  for (const server of children.splice(0)) server.child.kill('SIGKILL');
-});
-
-async function spawn(env: Record<string, string>) {
-  const server = await spawnServer({ SONDE_DIST_DIR: distDir, SONDE_RATE_LIMIT_PER_MINUTE: '100000', ...env });
-  children.push(server);
-  return server;
-}
+const startServer = serversKilledAfterEach();
+const spawn = (env: Record<string, string>) => startServer({ SONDE_DIST_DIR: distDir, SONDE_RATE_LIMIT_PER_MINUTE: '100000', ...env });
 
 /** One body for every request of a run, so that a replay of any key carries the body it was first sent with. */
 const sameBody = submissionBody();

@@ -19,7 +19,7 @@ import { teamCli } from '../support/cli.ts';
 import { acceptSubmission } from '../../server/db/submissions.ts';
 import { migratedPgliteDir, storeSubmission, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
-import { spawnServer, type ServerProcess } from '../support/process.ts';
+import { serversKilledAfterEach } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
@@ -314,15 +314,12 @@ describe.each(testEngines())('privacy rights with npm run requests on $name', (e
 });
 
 describe('the command line beside a running server on PGlite', () => {
-  let server: ServerProcess | undefined;
-  afterEach(() => {
-    server?.child.kill('SIGKILL');
-  });
+  const startServer = serversKilledAfterEach();
 
   it('reads through the server while it runs, never opens its directory, and opens it itself once it stopped', async () => {
     const distDir = await writeStandInSite();
     const pgliteDir = await migratedPgliteDir();
-    server = await spawnServer({ SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir });
+    const server = await startServer({ SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir });
     const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -347,7 +344,7 @@ describe('the command line beside a running server on PGlite', () => {
     // A mistyped command may be a person's address: the server's log names known commands only.
     await expect(cli('ada@example.com')).rejects.toMatchObject({ code: 2 });
     await expect(cli('--email=grace@example.com', 'erase')).rejects.toMatchObject({ code: 2 });
-    await until(async () => server!.logs.filter((line) => line.msg === 'team command').length >= 4);
+    await until(async () => server.logs.filter((line) => line.msg === 'team command').length >= 4);
     expect(server.logs.filter((line) => line.msg === 'team command').map((line) => line.teamCommand)).toEqual(['list', 'done', 'unknown', 'unknown']);
     expect(JSON.stringify(server.logs)).not.toMatch(/ada@|grace@/);
 

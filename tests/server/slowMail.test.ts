@@ -15,8 +15,8 @@ import { startOutbox } from '../../server/outbox/sender.ts';
 import { sha256Hex } from '../../server/db/mailbox.ts';
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { migratedPgliteDir, storeSubmission, testEngines } from '../support/database.ts';
-import { freePort, smtpServer, until, type Received } from '../support/mailServer.ts';
-import { spawnServer, type ServerProcess } from '../support/process.ts';
+import { freePort, smtpServer, until, type Received, type SmtpBehaviour } from '../support/mailServer.ts';
+import { serversKilledAfterEach, type ServerProcess } from '../support/process.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
@@ -36,6 +36,14 @@ async function start(smtpPort: number): Promise<RunningServer> {
   return server;
 }
 
+/** An SMTP peer on a free port that behaves as `behaviour` says, and a server that sends its mail there; both closed after the test. */
+async function serverMailingTo(behaviour: SmtpBehaviour): Promise<{ smtp: Awaited<ReturnType<typeof smtpServer>>; server: RunningServer }> {
+  const port = await freePort();
+  const smtp = await smtpServer(port, behaviour);
+  cleanup.push(smtp.close);
+  return { smtp, server: await start(port) };
+}
+
 async function post(url: string, body: SubmissionBody): Promise<string> {
   const response = await fetch(`${url}${SUBMISSIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect(response.status).toBe(201);
@@ -53,10 +61,7 @@ const privacyTo = (email: string) => {
 
 describe('a slow SMTP peer', () => {
   it('whose reply to DATA comes 16 s late (past the old 15 s deadline; RFC 5321 allows 10 min) gets one copy with one token, and the row is marked delivered', async () => {
-    const port = await freePort();
-    const smtp = await smtpServer(port, { dataDelayMs: 16_000 });
-    cleanup.push(smtp.close);
-    const server = await start(port);
+    const { smtp, server } = await serverMailingTo({ dataDelayMs: 16_000 });
     const id = await post(server.url, privacyTo('grace@example.com'));
     const row = async () => (await server.database.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`))[0];
     await until(async () => (await row())?.deliveredAt != null, 40_000);
@@ -69,10 +74,7 @@ describe('a slow SMTP peer', () => {
   }, 60_000);
 
   it('that answers 451 once gets the same message again: one token, one link, one Message-ID', async () => {
-    const port = await freePort();
-    const smtp = await smtpServer(port, { tempFailures: 1 });
-    cleanup.push(smtp.close);
-    const server = await start(port);
+    const { smtp, server } = await serverMailingTo({ tempFailures: 1 });
     const id = await post(server.url, privacyTo('grace@example.com'));
     await until(async () => (await server.database.db.select().from(deliveries))[0]?.deliveredAt != null);
     const [row] = await server.database.db.select().from(deliveries);
@@ -124,12 +126,10 @@ describe('a slow SMTP peer', () => {
 });
 
 describe('a crash after the SMTP peer accepted a confirmation', () => {
-  let server: ServerProcess | undefined;
-  afterEach(() => {
-    server?.child.kill('SIGKILL');
-  });
+  const startServer = serversKilledAfterEach();
 
   it('sends it again at most once, with the same Message-ID and the same verification link', async () => {
+    let server: ServerProcess | undefined;
     const pgliteDir = await migratedPgliteDir();
     const port = await freePort();
     let first = true;
@@ -144,7 +144,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
     });
     cleanup.push(smtp.close);
     const env = { SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: pgliteDir, SONDE_SMTP_URL: `smtp://127.0.0.1:${port}` };
-    server = await spawnServer(env);
+    server = await startServer(env);
     const id = await post(server.url, privacyTo('grace@example.com'));
     await server.exited;
     expect(smtp.received).toHaveLength(1);
@@ -154,7 +154,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
     await database.db.update(deliveries).set({ lockedUntil: sql`now() - interval '1 second'` });
     await database.close();
 
-    server = await spawnServer(env);
+    server = await startServer(env);
     await until(() => smtp.received.length === 2, 20_000);
     server.child.kill('SIGTERM');
     await server.exited;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { privacyRequestFromFormData, privacyRequestToInvitePayload } from '@/forms/privacyRequest';
+import { privacyRequestFixedFields } from '../support/submissionBody';
 
 describe('privacy request → invite payload (spec §3)', () => {
   it('maps every field, with company, request types and details', () => {
@@ -14,14 +15,9 @@ describe('privacy request → invite payload (spec §3)', () => {
     ).toEqual({
       fullName: 'Ada Lovelace',
       workEmail: 'ada@example.com',
-      roleTitle: 'Privacy Request',
+      ...privacyRequestFixedFields,
       companyName: 'Analytical Engines',
       useCaseDescription: 'CCPA Privacy Rights Request\nRequest types: Access/Know, Delete\nDetails: Please include analytics data.',
-      primaryWorkloads: ['Other'],
-      mustHaveCapabilities: [],
-      estimatedMonthlyQueries: 'N/A',
-      peakQPS: 'N/A',
-      notes: 'CCPA RIGHTS REQUEST',
       consentGiven: true,
     });
   });

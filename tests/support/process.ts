@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
 
 /** The server as a separate Node process (`tsx server/main.ts`, what `npm start` runs after the build). */
 export interface ServerProcess {
@@ -54,4 +55,21 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Pr
       }
     });
   });
+}
+
+/**
+ * Registers, in the calling `describe` (or file), an `afterEach` that kills with SIGKILL every server
+ * process the returned function started during the test, so that a test that fails midway leaves no
+ * process holding its port or its PGlite directory. The returned function is {@link spawnServer}.
+ */
+export function serversKilledAfterEach(): (env: Record<string, string>) => Promise<ServerProcess> {
+  const started: ServerProcess[] = [];
+  afterEach(() => {
+    for (const server of started.splice(0)) server.child.kill('SIGKILL');
+  });
+  return async (env) => {
+    const server = await spawnServer(env);
+    started.push(server);
+    return server;
+  };
 }

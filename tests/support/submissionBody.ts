@@ -34,20 +34,28 @@ export function submissionBody(data: Partial<Record<keyof SubmissionBody['data']
   return body as SubmissionBody;
 }
 
+/**
+ * The fields of an invite request that a privacy request of spec §3 fills the same way whatever the
+ * visitor typed (name, email, company, request types and details are the visitor's).
+ */
+export const privacyRequestFixedFields = {
+  roleTitle: 'Privacy Request',
+  primaryWorkloads: ['Other'],
+  mustHaveCapabilities: [] as string[],
+  estimatedMonthlyQueries: 'N/A',
+  peakQPS: 'N/A',
+  notes: 'CCPA RIGHTS REQUEST',
+};
+
 /** The privacy request of spec §3 mapped onto an invite request, as the privacy form sends it. */
 export function privacyRequestBody(now = new Date()): SubmissionBody {
   return submissionBody(
     {
       fullName: 'Grace Hopper',
       workEmail: 'Grace@Example.com',
-      roleTitle: 'Privacy Request',
+      ...privacyRequestFixedFields,
       companyName: 'N/A',
       useCaseDescription: 'CCPA Privacy Rights Request\nRequest types: Delete, Access/Know\nDetails: None provided',
-      primaryWorkloads: ['Other'],
-      mustHaveCapabilities: [],
-      estimatedMonthlyQueries: 'N/A',
-      peakQPS: 'N/A',
-      notes: 'CCPA RIGHTS REQUEST',
     },
     now,
   );

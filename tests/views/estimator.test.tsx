@@ -4,12 +4,11 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App } from '@/app/App';
 import { Estimator } from '@/components/Estimator';
 import { STORAGE_KEYS } from '@/config/site';
 import { handOverToInviteForm, receiveInviteHandOvers } from '@/estimator/inviteHandOver';
 import { inviteFormElement } from '../inviteFixtures';
-import { renderApp } from '../renderApp';
+import { appAt, renderApp } from '../renderApp';
 
 // The cost estimator in the pricing section (spec §2 section 3, §9), as a visitor uses it: every test
 // renders in StrictMode (tests/renderApp.tsx), as src/hydrate.tsx does.
@@ -236,19 +235,11 @@ describe('prerendered, then hydrated', () => {
     hydrated = undefined;
   });
 
-  const app = (path: string) => (
-    <StrictMode>
-      <MemoryRouter initialEntries={[path]}>
-        <App />
-      </MemoryRouter>
-    </StrictMode>
-  );
-
   it('reads the 5M example before hydration, hydrates on it with no mismatch, then shows the shared address\'s estimate', async () => {
     const consoleError = vi.spyOn(console, 'error');
     const container = document.createElement('div');
     // one HTML for every address of `/`, as scripts/build.mjs writes it
-    container.innerHTML = renderToString(app('/'));
+    container.innerHTML = renderToString(appAt('/'));
     document.body.append(container);
     expect(queriesField()).toHaveValue('5M');
     expect(queriesField()).toHaveAttribute('readonly');
@@ -260,7 +251,7 @@ describe('prerendered, then hydrated', () => {
       startTransition(() => {
         hydrated = {
           container,
-          root: hydrateRoot(container, app('/?queries=12M#pricing'), { onRecoverableError: (error) => recoverable.push(error) }),
+          root: hydrateRoot(container, appAt('/?queries=12M#pricing'), { onRecoverableError: (error) => recoverable.push(error) }),
         };
       });
     });

@@ -1,24 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { StrictMode, startTransition } from 'react';
+import { startTransition } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App } from '@/app/App';
 import { preloadAllPages } from '@/app/routes';
 import { inviteFormElement, inviteSubmitButton } from '../inviteFixtures';
+import { appAt } from '../renderApp';
 import { SAMPLE_TOKEN } from '../support/network';
 
 await preloadAllPages();
-
-/** The app at `path`, in StrictMode as src/hydrate.tsx and src/entry-server.tsx render it. */
-const app = (path: string) => (
-  <StrictMode>
-    <MemoryRouter initialEntries={[path]}>
-      <App />
-    </MemoryRouter>
-  </StrictMode>
-);
 
 /** The footer's opt-out button (spec §4): disabled until the footer has hydrated. */
 const optOutButton = () => within(screen.getByRole('contentinfo')).getByRole('button', { name: 'Do Not Sell or Share My Personal Information' });
@@ -37,14 +27,14 @@ afterEach(() => {
  */
 async function prerenderAndHydrate(path: string, hydrateAt = path) {
   const container = document.createElement('div');
-  container.innerHTML = renderToString(app(path));
+  container.innerHTML = renderToString(appAt(path));
   document.body.append(container);
   const before = container.innerHTML;
   const nodes = [...container.querySelectorAll('*')];
   const recoverable: unknown[] = [];
   await act(async () => {
     startTransition(() => {
-      hydrated = { container, root: hydrateRoot(container, app(hydrateAt), { onRecoverableError: (error) => recoverable.push(error) }) };
+      hydrated = { container, root: hydrateRoot(container, appAt(hydrateAt), { onRecoverableError: (error) => recoverable.push(error) }) };
     });
   });
   // the footer is in the layout's shell, its button enabled once the shell has hydrated

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SUBMIT_ENDPOINT } from '@/config/site';
 import { MOCK_CLIENT_IP } from '../../mocks/handlers';
 import { network } from '../support/network';
+import { privacyRequestFixedFields } from '../support/submissionBody';
 import { server } from '../../mocks/node';
 import { renderApp } from '../renderApp';
 
@@ -52,14 +53,9 @@ describe('/privacy-request (spec §3, §4, §8)', () => {
     expect(data).toMatchObject({
       fullName: 'Ada Lovelace',
       workEmail: 'ada@example.com',
-      roleTitle: 'Privacy Request',
+      ...privacyRequestFixedFields,
       companyName: 'Analytical Engines',
       useCaseDescription: 'CCPA Privacy Rights Request\nRequest types: Access/Know, Opt-Out\nDetails: Since March.',
-      primaryWorkloads: ['Other'],
-      mustHaveCapabilities: [],
-      estimatedMonthlyQueries: 'N/A',
-      peakQPS: 'N/A',
-      notes: 'CCPA RIGHTS REQUEST',
       consentGiven: true,
       clientIP: MOCK_CLIENT_IP,
       browserId: expect.stringMatching(/^sonde_/),
