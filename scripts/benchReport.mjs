@@ -3,8 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
-export const BENCHMARKS_DOC = 'docs/benchmarks.md';
+export const BENCHMARKS_DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
 /** The commit measured, `abc1234`, with ` (with uncommitted changes)` when the tree differs from it. */
 function commitOf() {
@@ -32,6 +33,7 @@ const table = (head, rows) => [row(head), row(head.map(() => '---')), ...rows.ma
  * Renders the run's results as Markdown.
  * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse`, `submit`, `api`, `budgets`
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
+ * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
 export function renderBenchmarks(results, run) {
   const failed = results.budgets.filter((b) => !b.ok).length;
@@ -89,7 +91,12 @@ export function renderBenchmarks(results, run) {
   return lines.join('\n');
 }
 
-/** Writes {@link renderBenchmarks} to docs/benchmarks.md. */
+/**
+ * Writes {@link renderBenchmarks} to docs/benchmarks.md, whatever the current directory.
+ * @param results - as for {@link renderBenchmarks}
+ * @param run - as for {@link renderBenchmarks}
+ * @throws the file system's error when the file cannot be written
+ */
 export async function writeBenchmarks(results, run) {
   await writeFile(BENCHMARKS_DOC, renderBenchmarks(results, run));
 }

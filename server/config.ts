@@ -72,7 +72,8 @@ function readMailSettings(env: NodeJS.ProcessEnv): MailSettings {
 
 /**
  * Reads the configuration from `env`.
- * @throws Error naming the variable when one is malformed (a port that is not a number, an origin that is not a URL).
+ * @throws Error naming the variable when one is malformed (a port that is not a number, an origin that is not a URL),
+ *   or is the webhook's old name `SONDE_NOTIFY_WEBHOOK_URL`.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const origins = env.SONDE_ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
@@ -87,6 +88,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   if (publicOrigin !== undefined && (!URL.canParse(publicOrigin) || new URL(publicOrigin).origin !== publicOrigin)) {
     throw new Error(`SONDE_PUBLIC_ORIGIN: "${publicOrigin}" is not an origin like https://sonde.dev`);
+  }
+  if (env.SONDE_NOTIFY_WEBHOOK_URL) {
+    // renamed before 0.1.0: a deployment that still sets it would otherwise lose its announcements silently
+    throw new Error('SONDE_NOTIFY_WEBHOOK_URL is now SONDE_ANNOUNCE_WEBHOOK_URL: rename the variable');
   }
   const webhook = env.SONDE_ANNOUNCE_WEBHOOK_URL || undefined;
   if (webhook && !/^https?:$/.test(URL.canParse(webhook) ? new URL(webhook).protocol : '')) {

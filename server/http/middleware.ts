@@ -2,12 +2,12 @@
  * The middleware every API route shares, defined once (DESIGN.md §2). Every `POST` route of the API
  * checks a request in this order, each step answering before anything after it runs:
  * 1. {@link ApiMiddleware.origin}: a foreign `Origin` → 403; a preflight (`OPTIONS`) is answered here;
- * 2. the route's own checks of its headers and its client (the verification calls' rate limit → 429;
- *    the submission's `Idempotency-Key` → 400 and unfinished uploads per client → 429);
+ * 2. on the verification calls, their rate limit per client → 429;
  * 3. {@link ApiMiddleware.jsonContentType}: not `application/json` → 415;
- * 4. {@link ApiMiddleware.jsonBody}: over the route's limit → 413; a body not received whole or not
+ * 4. on submissions, the `Idempotency-Key`'s shape → 400, then unfinished uploads per client → 429;
+ * 5. {@link ApiMiddleware.jsonBody}: over the route's limit → 413; a body not received whole or not
  *    JSON → 400;
- * 5. the route's schema → 400, then the database.
+ * 6. the route's schema → 400, then the database.
  * Every check that reads only headers comes before the body is read: the content type decides 415
  * before a chunked body is read to count its size (spec §7.1 asks for JSON; RFC 9110 §15.5.14 and
  * §15.5.16 set no order between 413 and 415).

@@ -214,6 +214,11 @@ describe('configuration that would let a header choose the origin', () => {
     expect(() => readConfig({ SONDE_SMTP_URL: 'http://mail.example' })).toThrow(/SONDE_SMTP_URL/);
     expect(() => readConfig({ SONDE_TEAM_EMAIL: 'not an address' })).toThrow(/SONDE_TEAM_EMAIL/);
   });
+
+  it("refuses the announcement webhook's old variable, naming the new one, rather than announcing nothing", () => {
+    expect(() => readConfig({ SONDE_NOTIFY_WEBHOOK_URL: 'https://hooks.example/x' })).toThrow(/is now SONDE_ANNOUNCE_WEBHOOK_URL/);
+    expect(readConfig({ SONDE_ANNOUNCE_WEBHOOK_URL: 'https://hooks.example/x' }).announceWebhookUrl).toBe('https://hooks.example/x');
+  });
 });
 
 describe('a client that goes away midway', () => {

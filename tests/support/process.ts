@@ -60,7 +60,8 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Pr
 /**
  * Registers, in the calling `describe` (or file), an `afterEach` that kills with SIGKILL every server
  * process the returned function started during the test, so that a test that fails midway leaves no
- * process holding its port or its PGlite directory. The returned function is {@link spawnServer}.
+ * process holding its port or its PGlite directory. The returned function is {@link spawnServer} with
+ * its default time to start (30 s): it rejects when the process exits or prints no `listening` line by then.
  */
 export function serversKilledAfterEach(): (env: Record<string, string>) => Promise<ServerProcess> {
   const started: ServerProcess[] = [];

@@ -7,7 +7,9 @@ import { openPglite } from './database.ts';
  * `startServer` (server/main.ts) for tests. A configuration on in-memory PGlite (`testConfig()`'s
  * default) gets a copy of the global setup's migrated database (tests/support/database.ts, about 0.3 s)
  * instead of migrating a new one (about 2 s); any other database is opened as the server would.
- * The database is closed by `stop()` either way.
+ * The database is closed by `stop()` either way, and the copy made here when the server fails to start.
+ * @returns the running server (server/main.ts `RunningServer`)
+ * @throws what `startServer` throws (the site not built, the port taken, the database not opened)
  */
 export async function startTestServer(
   config: ServerConfig,
@@ -15,6 +17,11 @@ export async function startTestServer(
   options: Parameters<typeof startServer>[2] = {},
 ): Promise<RunningServer> {
   const inMemory = 'pgliteDir' in config.database && config.database.pgliteDir.startsWith('memory://');
-  const database = options.database ?? (inMemory ? await openPglite() : undefined);
-  return startServer(config, logger, { ...options, database });
+  const copy = options.database === undefined && inMemory ? await openPglite() : undefined;
+  try {
+    return await startServer(config, logger, { ...options, database: options.database ?? copy });
+  } catch (error) {
+    await copy?.close();
+    throw error;
+  }
 }
