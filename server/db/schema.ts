@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 
 /**
@@ -33,20 +33,92 @@ export const submissions = pgTable(
     body: jsonb('body').$type<SubmissionBody>().notNull(),
     /** privacy requests only: received_at + 45 days (spec §9, privacy policy) */
     dueAt: timestamp('due_at', { withTimezone: true }),
-    /** when the team marked the request handled (`npm run requests -- done`); null while open */
+    /**
+     * when the team decided the request (an invite's accept, waitlist, decline or spam; a privacy request's
+     * response); null while open, and again once an invite request is reopened
+     */
     handledAt: timestamp('handled_at', { withTimezone: true }),
-    /** who marked it handled (the operating-system user, or `--by`) */
+    /** who decided it (the team member; for the command line the operating-system user, or `--by`) */
     handledBy: text('handled_by'),
-    /** the team's note on how it was handled */
+    /** the decision in words (`waitlisted`, `declined: <reason>`, `complied`, …) */
     handledNote: text('handled_note'),
+    /**
+     * invite requests only: where the team's review stands (machines/inviteReviewMachine.ts), `received`
+     * when stored; null for a privacy request, whose course is its record (`privacy_records`)
+     */
+    reviewState: text('review_state').$type<ReviewState>(),
+    /** an accepted invite request's cohort */
+    cohortId: uuid('cohort_id').references((): AnyPgColumn => cohorts.id),
   },
   (table) => [
     check('submissions_kind', sql`${table.kind} in ('invite', 'privacy')`),
     check('submissions_due_at', sql`(${table.kind} = 'privacy') = (${table.dueAt} is not null)`),
+    check('submissions_review_state', sql`(${table.kind} = 'invite') = (${table.reviewState} is not null) and (${table.reviewState} is null or ${table.reviewState} in ('received', 'accepted', 'waitlisted', 'declined', 'spam'))`),
+    check('submissions_cohort', sql`(${table.cohortId} is not null) = (${table.reviewState} is not distinct from 'accepted')`),
+    index('submissions_review').on(table.reviewState, table.receivedAt),
+    index('submissions_cohort').on(table.cohortId),
     index('submissions_email').on(table.email),
     index('submissions_mailbox').on(table.mailbox),
     // the rate limit counts a client's submissions of the last window (server/db/submissions.ts)
     index('submissions_client_recent').on(table.clientKey, table.receivedAt),
+  ],
+);
+
+/** Where the review of an invite request stands (machines/inviteReviewMachine.ts). */
+export type ReviewState = 'received' | 'accepted' | 'waitlisted' | 'declined' | 'spam';
+
+/**
+ * The beta's cohorts (spec §2, /thank-you: "approved applicants are placed in a cohort"): accepted invite
+ * requests join one. `capacity`, when set, is how many accepted requests it takes; accepting into a full
+ * cohort is refused. Created by `requests cohort add`.
+ */
+export const cohorts = pgTable(
+  'cohorts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull().unique(),
+    /** the day the cohort starts onboarding (ISO 8601 date, `YYYY-MM-DD`) */
+    startsOn: date('starts_on', { mode: 'string' }).notNull(),
+    /** how many accepted requests it takes; null: no limit */
+    capacity: integer('capacity'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: text('created_by').notNull(),
+  },
+  (table) => [check('cohorts_capacity', sql`${table.capacity} is null or ${table.capacity} > 0`)],
+);
+
+/** What a timeline entry records: a decision of the review, or the team's note. */
+export type TimelineAction = 'accepted' | 'waitlisted' | 'declined' | 'spam' | 'reopened' | 'note';
+
+/**
+ * The team's part of a request's timeline, one row per decision or note, append-only: who, when, from
+ * which state to which, and why. `show` merges it with what other tables already keep: the receipt
+ * (`submissions`), each mail and its delivery state (`deliveries`), and a privacy request's steps (its
+ * record, `privacy_records`). Deleted with its request (erase, purge): a reason or a note may name the
+ * person; the record of 11 CCR §7101 stays.
+ */
+export const timeline = pgTable(
+  'timeline',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').$type<TimelineAction>().notNull(),
+    /** the review's state before and after a decision; null for a note */
+    fromState: text('from_state').$type<ReviewState>(),
+    toState: text('to_state').$type<ReviewState>(),
+    /** who: the team member, or for the command line the operating-system user (or `--by`) */
+    actor: text('actor').notNull(),
+    /** a decline's reason, or the note's text */
+    reason: text('reason'),
+    cohortId: uuid('cohort_id').references(() => cohorts.id),
+  },
+  (table) => [
+    index('timeline_submission').on(table.submissionId, table.at),
+    check('timeline_action', sql`${table.action} in ('accepted', 'waitlisted', 'declined', 'spam', 'reopened', 'note')`),
+    check('timeline_note', sql`(${table.action} = 'note') = (${table.toState} is null) and (${table.action} <> 'note' or ${table.reason} is not null)`),
   ],
 );
 
@@ -61,8 +133,14 @@ export const erasures = pgTable('erasures', {
   submissions: integer('submissions').notNull(),
 });
 
-/** A channel of the outbox: the webhook (`SONDE_ANNOUNCE_WEBHOOK_URL`) or mail (SMTP, or `.eml` files). */
-export type OutboxChannel = 'webhook' | 'mail';
+/**
+ * A channel of the outbox: the team's announcement webhook (`SONDE_ANNOUNCE_WEBHOOK_URL`), mail (SMTP, or
+ * `.eml` files), or the signed decision events for machines (`SONDE_EVENTS_WEBHOOK_URL`, Standard Webhooks).
+ */
+export type OutboxChannel = 'webhook' | 'mail' | 'event';
+
+/** The decision events the `event` channel sends (Standard Webhooks' `type`). */
+export type DecisionEvent = 'invite.accepted' | 'invite.waitlisted' | 'invite.declined' | 'privacy.responded';
 
 /** The messages the mail channel sends, one template each (server/outbox/messages/). */
 export type MailMessage =
@@ -70,7 +148,10 @@ export type MailMessage =
   | 'privacy-confirmation'
   | 'privacy-outcome'
   | 'privacy-extension'
-  | 'team-new-request';
+  | 'team-new-request'
+  | 'invite-accepted'
+  | 'invite-waitlisted'
+  | 'invite-declined';
 
 /** How the team answered a privacy request (11 CCR §7022(e), §7024): in full, not at all, or in part. */
 export type PrivacyOutcome = 'complied' | 'denied' | 'partly';
@@ -119,13 +200,21 @@ export const deliveries = pgTable(
     covers: uuid('covers').array(),
     /** requester mail: SHA-256 of the mailbox it goes to (as `mail_quota`), to find the one waiting */
     mailboxSha256: text('mailbox_sha256'),
+    /** the `event` channel's event type; null for the other channels */
+    event: text('event').$type<DecisionEvent>(),
+    /**
+     * what the decision that wrote it fixed, as it was then: the `event` channel's `data`; a decision
+     * mail's facts (`invite-accepted`: `{ cohort, startsOn }`; `invite-declined`: `{ reason }`)
+     */
+    payload: jsonb('payload').$type<Record<string, unknown>>(),
   },
   (table) => [
     index('deliveries_pending').on(table.nextAttemptAt),
     index('deliveries_submission').on(table.submissionId),
     index('deliveries_waiting_mailbox').on(table.mailboxSha256, table.message).where(sql`${table.deliveredAt} is null and ${table.failedAt} is null`),
-    check('deliveries_channel', sql`${table.channel} in ('webhook', 'mail')`),
+    check('deliveries_channel', sql`${table.channel} in ('webhook', 'mail', 'event')`),
     check('deliveries_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
+    check('deliveries_event', sql`(${table.channel} = 'event') = (${table.event} is not null)`),
   ],
 );
 

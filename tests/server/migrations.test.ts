@@ -167,6 +167,34 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
     expect(mailbox?.m).toBe('adalovelace@gmail.com');
   }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 
+  it('upgrades a database at the baseline: its invite requests enter the review, open ones received, those marked done waitlisted', async () => {
+    const database = await fresh();
+    const baselineOnly = await tempDir('sonde-baseline-only-');
+    const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+    await mkdir(join(baselineOnly, 'meta'));
+    await writeFile(join(baselineOnly, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
+    await cp(join(MIGRATIONS_FOLDER, `${journal.entries[0]!.tag}.sql`), join(baselineOnly, `${journal.entries[0]!.tag}.sql`));
+    await database.migrateWith(baselineOnly);
+    const insert = (kind: string, email: string, extra: string) =>
+      database.query(
+        `insert into submissions (kind, body_sha256, email, mailbox, client_key, body${extra ? ', handled_at, due_at' : ''})
+         values ('${kind}', 'x', '${email}', '${email}', 'k', '{}'${extra})`,
+      );
+    await insert('invite', 'open@example.com', '');
+    await insert('invite', 'done@example.com', ", now(), null");
+    await insert('privacy', 'privacy@example.com', ", null, now() + interval '45 days'");
+    await database.release();
+
+    const states = await openAndLook(database.location, FUNCTIONS_FOLDER, (opened) =>
+      query(opened, 'select email, review_state, cohort_id from submissions order by email'),
+    );
+    expect(states).toEqual([
+      { email: 'done@example.com', review_state: 'waitlisted', cohort_id: null },
+      { email: 'open@example.com', review_state: 'received', cohort_id: null },
+      { email: 'privacy@example.com', review_state: null, cohort_id: null },
+    ]);
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+
   it('applies a changed function file again on the next open, and only that file', async () => {
     const database = await fresh();
     const functions = await functionsCopy();

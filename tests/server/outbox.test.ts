@@ -198,8 +198,8 @@ describe.each(testEngines())('the outbox on $name', (engine) => {
     // 1,000 stored requests with their deliveries due, written in one statement
     await database.db.execute(sql`
       with stored as (
-        insert into submissions (kind, email, mailbox, client_key, body_sha256, body)
-        select 'invite', 'ada' || i || '@example.com', 'ada' || i || '@example.com', 'k' || i, 's' || i, ${JSON.stringify(submissionBody())}::jsonb
+        insert into submissions (kind, review_state, email, mailbox, client_key, body_sha256, body)
+        select 'invite', 'received', 'ada' || i || '@example.com', 'ada' || i || '@example.com', 'k' || i, 's' || i, ${JSON.stringify(submissionBody())}::jsonb
         from generate_series(1, 1000) as i
         returning id
       )

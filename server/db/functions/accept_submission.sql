@@ -8,7 +8,8 @@
 -- 1. p_key already stored: returns that row's id and body hash; nothing is written, nothing counted.
 -- 2. the client (p_client, a SHA-256 of its IP) has p_limit rows received in the last p_window_s
 --    seconds: returns their count and the seconds until the oldest leaves the window (at least 1).
--- 3. otherwise inserts the row (due_at = now + p_due_days for a privacy request; mailbox by mailbox_of)
+-- 3. otherwise inserts the row (due_at = now + p_due_days for a privacy request; an invite request's
+--    review starts `received`, machines/inviteReviewMachine.ts; mailbox by mailbox_of)
 --    and returns its id; new_id is null when a request racing on the same key inserted first. With it:
 --    - a privacy request's record of 11 CCR §7101 (privacy_records; p_types: its request types, the
 --      form's own labels, read by the server), so no request is ever left unrecorded;
@@ -58,9 +59,10 @@ BEGIN
     RETURN NEXT;
     RETURN;
   END IF;
-  INSERT INTO submissions (kind, idempotency_key, body_sha256, email, mailbox, client_key, body, due_at)
+  INSERT INTO submissions (kind, idempotency_key, body_sha256, email, mailbox, client_key, body, due_at, review_state)
     VALUES (p_kind, p_key, p_sha, p_email, mailbox_of(p_email), p_client, p_body,
-            CASE WHEN p_kind = 'privacy' THEN now() + make_interval(days => p_due_days) END)
+            CASE WHEN p_kind = 'privacy' THEN now() + make_interval(days => p_due_days) END,
+            CASE WHEN p_kind = 'invite' THEN 'received' END)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id INTO new_id;
   IF new_id IS NOT NULL AND p_kind = 'privacy' THEN
