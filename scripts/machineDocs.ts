@@ -1,6 +1,7 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { consentMachine } from '#machines/consentMachine';
 import { inviteMachine } from '#machines/inviteMachine';
+import { inviteReviewMachine } from '#machines/inviteReviewMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { outboxMachine } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
@@ -15,6 +16,7 @@ export const documentedMachines: Array<{ machine: AnyStateMachine; file: string;
   { machine: optOutToastMachine, file: 'machines/optOutToastMachine.ts', drivenBy: 'the footer button and the toast (`src/components/OptOutToast.tsx`)' },
   { machine: outboxMachine, file: 'machines/outboxMachine.ts', drivenBy: 'the app (`src/context/outbox.tsx`, started after the load event or at the first request a form hands it); the forms hand it what failed (`keepForRetry`)' },
   { machine: verifyMachine, file: 'machines/verifyMachine.ts', drivenBy: 'the page of a privacy request\'s verification link, `/privacy-request/verify` (`src/pages/VerifyPrivacyRequest.tsx`)' },
+  { machine: inviteReviewMachine, file: 'machines/inviteReviewMachine.ts', drivenBy: 'the team\'s decisions on invite requests (`npm run requests --` `accept`, `waitlist`, `decline`, `spam`, `reopen`: `server/cli/decisions.ts`), asked by the server (`server/db/decisions.ts`) with XState\'s pure `resolveState` and `can`' },
 ];
 
 const mermaidId = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_');

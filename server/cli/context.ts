@@ -8,6 +8,8 @@ export interface CommandContext {
     user: string;
     /** `SONDE_MAIL_DIR`: where the server writes mail without SMTP; `erase` and `purge` delete the person's files there */
     mailDir?: string;
+    /** write the signed decision events too (`SONDE_EVENTS_WEBHOOK_URL` is set) */
+    events?: boolean;
   };
   /** Runs the command's reads and writes as one transaction (server/db/teamTransaction.ts `inTeamTransaction`). */
   withDb: <T>(mode: 'read' | 'write', work: (db: Db) => Promise<T>) => Promise<T>;

@@ -3,10 +3,14 @@ import { stringify } from 'csv-stringify/sync';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { historyOf } from '../db/privacyAnswers.ts';
 import { storedView } from '../db/retention.ts';
-import { exportRequests, findRequest, listRequests } from '../db/submissions.ts';
+import { REVIEW_STATES } from '#machines/inviteReviewMachine';
+import { findQueueEntry, listRequests } from '../db/queue.ts';
+import type { ReviewState } from '../db/schema.ts';
+import { exportRequests, findRequest } from '../db/submissions.ts';
+import { timelineOf } from '../db/timeline.ts';
 import { ExitError, isoDate, kindOption, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
-import { dueText, summary } from './summary.ts';
+import { dueText, statusText, summary } from './summary.ts';
 import { forTerminal, jsonForTerminal, table } from './terminal.ts';
 
 /** Every field of the §7.1 body, in the order of spec §3, for the CSV export. */
@@ -26,24 +30,28 @@ export function addReadCommands(program: Command, { io, withDb }: CommandContext
     .command('list')
     .description('newest first: id, received, kind, name, email, company, status; privacy requests with their due date')
     .addOption(kindOption())
-    .addOption(new Option('--status <status>', 'only open or done requests').choices(['open', 'done']))
+    .addOption(new Option('--status <status>', 'only open (undecided) or done (decided or answered) requests').choices(['open', 'done']))
+    .addOption(new Option('--state <state>', 'only invite requests in this state of the review (spam is listed only so)').choices(REVIEW_STATES))
+    .option('--cohort <name>', 'only invite requests accepted into this cohort')
     .option('--since <date>', 'only requests received on or after this date (YYYY-MM-DD, UTC)', isoDate)
     .option('--json', 'one JSON array, for scripts')
-    .action(async (options: { kind?: SubmissionKind; status?: 'open' | 'done'; since?: string; json?: boolean }) => {
+    .action(async (options: { kind?: SubmissionKind; status?: 'open' | 'done'; state?: ReviewState; cohort?: string; since?: string; json?: boolean }) => {
       const filters = {
         ...(options.kind ? { kind: options.kind } : {}),
         ...(options.status ? { status: options.status } : {}),
+        ...(options.state ? { state: options.state } : {}),
+        ...(options.cohort !== undefined ? { cohort: options.cohort } : {}),
         ...(options.since ? { since: new Date(`${options.since}T00:00:00Z`) } : {}),
       };
       const rows = await withDb('read', (db) => listRequests(db, filters));
-      const requests = rows.map((row) => summary(row.submissions, io.now(), row.privacy_records));
+      const requests = rows.map((row) => summary(row.submissions, io.now(), row.privacy_records, row));
       if (options.json) return io.out(jsonForTerminal(requests));
       if (requests.length === 0) return io.out('no requests');
       io.out(
         table(
           ['id', 'received (UTC)', 'kind', 'name', 'email', 'company', 'status', 'identity', 'due'],
           requests.map((r) =>
-            [r.id, r.receivedAt.slice(0, 16).replace('T', ' '), r.kind, r.fullName, r.email, r.company, r.outcome ?? r.status, r.verification ?? '', dueText(r)].map(forTerminal),
+            [r.id, r.receivedAt.slice(0, 16).replace('T', ' '), r.kind, r.fullName, r.email, r.company, statusText(r), r.verification ?? '', dueText(r)].map(forTerminal),
           ),
         ),
       );
@@ -51,16 +59,30 @@ export function addReadCommands(program: Command, { io, withDb }: CommandContext
 
   program
     .command('show')
-    .description('everything stored for one request, metadata included, as JSON; a privacy request with its history (kept after erase)')
+    .description('everything stored for one request, metadata included, as JSON, with its timeline (received, each mail and its delivery, decisions, notes); a privacy request with its history (kept after erase)')
     .argument('<id>', 'the request id (a UUID, as list prints it)')
     .action(async (id: string) => {
-      const { row, record } = await withDb('read', async (db) => (UUID.test(id) ? findRequest(db, id) : { row: undefined, record: undefined }));
-      if (!row && !record) throw new ExitError(`no request ${id}`, 1);
-      if (!row) {
+      const found = await withDb('read', async (db) => {
+        if (!UUID.test(id)) return undefined;
+        const entry = await findQueueEntry(db, id);
+        if (entry) return { entry, timeline: await timelineOf(db, { id, receivedAt: entry.submissions.receivedAt }) };
+        const { record } = await findRequest(db, id);
+        return record ? { entry: undefined, record } : undefined;
+      });
+      if (!found) throw new ExitError(`no request ${id}`, 1);
+      if (!found.entry) {
         // erased: only the record of 11 CCR §7101 is left, which holds nothing personal
-        return io.out(jsonForTerminal({ id, kind: 'privacy', erased: true, dueAt: record!.dueAt.toISOString(), history: historyOf(record!) }));
+        return io.out(jsonForTerminal({ id, kind: 'privacy', erased: true, dueAt: found.record.dueAt.toISOString(), history: historyOf(found.record!) }));
       }
-      io.out(jsonForTerminal({ ...summary(row, io.now(), record), ...(record ? { history: historyOf(record) } : {}), stored: storedView(row) }));
+      const { submissions: row, privacy_records: record } = found.entry;
+      io.out(
+        jsonForTerminal({
+          ...summary(row, io.now(), record, found.entry),
+          ...(record ? { history: historyOf(record) } : {}),
+          timeline: found.timeline,
+          stored: storedView(row),
+        }),
+      );
     });
 
   program

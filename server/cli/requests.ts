@@ -10,7 +10,7 @@ import { inTeamTransaction } from '../db/teamTransaction.ts';
 import { ExitError } from './arguments.ts';
 import { connectForTeam, type TeamConnection } from './connect.ts';
 import type { CommandContext } from './context.ts';
-import { addDoneCommand } from './done.ts';
+import { addDecisionCommands } from './decisions.ts';
 import { addPrivacyCommands } from './privacyAnswers.ts';
 import { addReadCommands } from './read.ts';
 import { addRetentionCommands } from './retention.ts';
@@ -34,6 +34,8 @@ export function requestsProgram(io: {
   user: string;
   /** `SONDE_MAIL_DIR`: where the server writes mail without SMTP; `erase` and `purge` delete the person's files there */
   mailDir?: string;
+  /** write the signed decision events too (`SONDE_EVENTS_WEBHOOK_URL` is set) */
+  events?: boolean;
 }): Command {
   const withDb: CommandContext['withDb'] = async (mode, work) => {
     const connection = await io.connect();
@@ -48,7 +50,7 @@ export function requestsProgram(io: {
     .description("Sonde's stored invite and privacy requests: read, export, and mark them handled.")
     .showHelpAfterError(false);
   addReadCommands(program, context);
-  addDoneCommand(program, context);
+  addDecisionCommands(program, context);
   addPrivacyCommands(program, context);
   addRetentionCommands(program, context);
   return program;
@@ -67,6 +69,7 @@ export async function runRequests(
     now?: () => Date;
     user?: string;
     mailDir?: string;
+    events?: boolean;
   },
 ): Promise<number> {
   const program = requestsProgram({
@@ -75,6 +78,7 @@ export async function runRequests(
     now: io.now ?? (() => new Date()),
     user: io.user ?? userInfo().username,
     ...(io.mailDir ? { mailDir: io.mailDir } : {}),
+    ...(io.events ? { events: io.events } : {}),
   });
   program.exitOverride();
   program.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });

@@ -1,5 +1,5 @@
 import { VERIFIED_REQUEST_TYPES, type SubmissionKind } from '#shared/submission';
-import type { privacyRecords, PrivacyOutcome, submissions } from '../db/schema.ts';
+import type { privacyRecords, PrivacyOutcome, ReviewState, submissions } from '../db/schema.ts';
 
 /** A request as the command line shows it: `list --json` and `export --format json` print these. */
 export interface RequestSummary {
@@ -11,6 +11,12 @@ export interface RequestSummary {
   email: string;
   company: string;
   status: 'open' | 'done';
+  /** invite requests: where the review stands (machines/inviteReviewMachine.ts) */
+  state?: ReviewState;
+  /** accepted invite requests: the cohort's name */
+  cohort?: string;
+  /** the first request of the same kind from the same mailbox, when this one repeats it */
+  duplicateOf?: string;
   /** privacy requests only: ISO 8601, received + 45 days */
   dueAt?: string;
   /** privacy requests still open: whole days until `dueAt`, negative when overdue */
@@ -35,8 +41,11 @@ export function verificationOf(record: PrivacyRecord): NonNullable<RequestSummar
 
 const DAY_MS = 86_400_000;
 
-/** A stored request as `list`, `show` and `export` show it, with its days left at `now`. */
-export function summary(row: Row, now: Date, record?: PrivacyRecord | null): RequestSummary {
+/**
+ * A stored request as `list`, `show` and `export` show it, with its days left at `now`.
+ * @param queue - what the queue's query adds (server/db/queue.ts): the cohort's name and the request it repeats
+ */
+export function summary(row: Row, now: Date, record?: PrivacyRecord | null, queue?: { cohort: string | null; duplicateOf: string | null }): RequestSummary {
   const status = row.handledAt ? 'done' : 'open';
   return {
     id: row.id,
@@ -46,12 +55,21 @@ export function summary(row: Row, now: Date, record?: PrivacyRecord | null): Req
     email: row.email,
     company: row.body.data.companyName,
     status,
+    ...(row.reviewState ? { state: row.reviewState } : {}),
+    ...(queue?.cohort ? { cohort: queue.cohort } : {}),
+    ...(queue?.duplicateOf ? { duplicateOf: queue.duplicateOf } : {}),
     ...(row.dueAt ? { dueAt: row.dueAt.toISOString() } : {}),
     ...(row.dueAt && status === 'open' ? { daysLeft: Math.ceil((row.dueAt.getTime() - now.getTime()) / DAY_MS) } : {}),
     ...(row.handledAt ? { handledAt: row.handledAt.toISOString(), handledBy: row.handledBy ?? '', note: row.handledNote ?? '' } : {}),
     ...(record ? { verification: verificationOf(record) } : {}),
     ...(record?.outcome ? { outcome: record.outcome } : {}),
   };
+}
+
+/** The status column of `list`: an invite's review state (with its cohort), a privacy request's outcome or status; and the request it repeats. */
+export function statusText(request: RequestSummary): string {
+  const status = request.state ? `${request.state}${request.cohort ? ` (${request.cohort})` : ''}` : (request.outcome ?? request.status);
+  return request.duplicateOf ? `${status}, repeats ${request.duplicateOf.slice(0, 8)}` : status;
 }
 
 /** The due column of `list`: the due date, and the days left or overdue. */

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { ReviewState } from '#machines/inviteReviewMachine';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+
+export type { ReviewState };
 
 /**
  * Every accepted submission of spec §7.1, one row each. Written once by `POST /api/submissions`,
@@ -63,9 +66,6 @@ export const submissions = pgTable(
     index('submissions_client_recent').on(table.clientKey, table.receivedAt),
   ],
 );
-
-/** Where the review of an invite request stands (machines/inviteReviewMachine.ts). */
-export type ReviewState = 'received' | 'accepted' | 'waitlisted' | 'declined' | 'spam';
 
 /**
  * The beta's cohorts (spec §2, /thank-you: "approved applicants are placed in a cohort"): accepted invite

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import type { Db } from './database.ts';
@@ -201,23 +201,6 @@ export async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: s
 type Row = typeof submissions.$inferSelect;
 type PrivacyRecordRow = typeof privacyRecords.$inferSelect;
 
-/** The team's `list`: every request matching the filters, newest first, with its privacy record if any. */
-export function listRequests(
-  db: Db,
-  filters: { kind?: SubmissionKind; status?: 'open' | 'done'; since?: Date },
-): Promise<Array<{ submissions: Row; privacy_records: PrivacyRecordRow | null }>> {
-  const where: SQL[] = [];
-  if (filters.kind) where.push(eq(submissions.kind, filters.kind));
-  if (filters.status) where.push(filters.status === 'open' ? isNull(submissions.handledAt) : isNotNull(submissions.handledAt));
-  if (filters.since) where.push(gte(submissions.receivedAt, filters.since));
-  return db
-    .select()
-    .from(submissions)
-    .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
-    .where(and(...where))
-    .orderBy(desc(submissions.receivedAt));
-}
-
 /** The team's `show`: one request and its privacy record (each absent when not stored; the record outlives an erased request). */
 export async function findRequest(db: Db, id: string): Promise<{ row?: Row; record?: PrivacyRecordRow }> {
   const [row] = await db.select().from(submissions).where(eq(submissions.id, id));
@@ -234,12 +217,4 @@ export function exportRequests(db: Db, kind?: SubmissionKind): Promise<Row[]> {
 export async function lockRequest(db: Db, id: string): Promise<Row | undefined> {
   const [row] = await db.select().from(submissions).where(eq(submissions.id, id)).for('update');
   return row;
-}
-
-/** The team's `done`: marks an open request handled, by whom, with an optional note (nothing when already handled). */
-export async function markHandled(db: Db, id: string, handled: { at: Date; by: string; note: string | null }): Promise<void> {
-  await db
-    .update(submissions)
-    .set({ handledAt: handled.at, handledBy: handled.by, handledNote: handled.note })
-    .where(and(eq(submissions.id, id), isNull(submissions.handledAt)));
 }

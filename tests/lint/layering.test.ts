@@ -45,6 +45,10 @@ describe('layering enforced by lint', () => {
     ['server/db/example.ts', "import { createApp } from '../http/app.ts';"],
     ['server/db/example.ts', "import { runRequests } from '../cli/requests.ts';"],
     ['server/db/example.ts', "import { startServer } from '../main';"],
+    // the server asks the decision charts, never the site's machines (they reach the client's services)
+    ['server/db/example.ts', "import { inviteMachine } from '#machines/inviteMachine';"],
+    ['server/cli/example.ts', "import { inviteReviewMachine } from '../../machines/inviteReviewMachine';"],
+    ['machines/inviteReviewMachine.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';"],
   ])('%s may not: %s', async (file, code) => {
     const errors = await layeringErrors(file, `${code}\nexport {};\n`);
     expect(errors).toHaveLength(1);
@@ -64,6 +68,8 @@ describe('layering enforced by lint', () => {
     ['server/outbox/example.ts', "import { rowsOf } from '../db/database.ts';\nimport { WEBHOOK_TIMEOUT_MS } from '../limits.ts';"],
     ['server/outbox/messages/example.ts', "import type { PrivacyOutcome } from '../../db/schema.ts';"],
     ['server/db/example.ts', "import * as schema from './schema.ts';\nimport { MAIL_LIMITS } from '../limits.ts';"],
+    ['server/db/example.ts', "import { inviteReviewMachine } from '#machines/inviteReviewMachine';\nimport { privacyCourseMachine } from '#machines/privacyCourseMachine';"],
+    ['machines/inviteReviewMachine.ts', "import { setup } from 'xstate';\nimport type { SubmissionBody } from '#shared/submission';"],
   ])('%s may: its allowed imports', async (file, code) => {
     expect(await layeringErrors(file, `${code}\nexport {};\n`)).toEqual([]);
   });

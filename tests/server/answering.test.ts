@@ -126,7 +126,7 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     }
     const [row] = await database.db.select().from(submissions).where(eq(submissions.id, invite));
     expect(row).toMatchObject({ handledAt: null, handledBy: null, handledNote: null });
-    expect(await run(['done', invite, '--by', 'Kim Lee', '--note', 'Invited to cohort 3'])).toBe(0);
+    expect(await run(['done', invite, '--by', 'Kim Lee', '--note', 'Invited to cohort 3']), io.err.join('\n')).toBe(0);
   });
 
   it('refuses a reason that holds an email address however it is written (full-width or small @, spaces around it), and keeps one with an @ but no domain', async () => {
@@ -335,7 +335,7 @@ describe.each(testEngines().filter((engine) => engine.name === 'PostgreSQL'))('t
     otherCommand.release();
     await otherCommand.ended;
     expect(await done).toBe(0);
-    expect(io.out[0]).toMatch(/marked done/);
+    expect(io.out[0]).toMatch(/waitlisted by/);
   });
 
   it('respond decides on the privacy record as another session commits it (for update), never on a stale copy', async () => {

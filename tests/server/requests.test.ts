@@ -135,21 +135,21 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
     expect(rows.find((row) => row.id === privacyId)?.data).toMatchObject({ notes: 'CCPA RIGHTS REQUEST' });
   });
 
-  it('marks an invite request done with who, when and a note, once; a privacy request is answered with respond', async () => {
+  it('done puts an invite request on the waitlist with who, when and a note, once; a privacy request is answered with respond', async () => {
     const now = new Date();
     expect(await run(['done', inviteId, '--note', 'Invited to cohort 3'], now)).toBe(0);
-    expect(out[0]).toBe(`request ${inviteId} marked done by ada`);
+    expect(out[0]).toBe(`request ${inviteId} waitlisted by ada; the mail goes out with the server's outbox`);
     clear();
     expect(await run(['list', '--json', '--status', 'done'])).toBe(0);
     expect(JSON.parse(out[0]!)).toEqual([
-      expect.objectContaining({ id: inviteId, status: 'done', handledAt: now.toISOString(), handledBy: 'ada', note: 'Invited to cohort 3' }),
+      expect.objectContaining({ id: inviteId, status: 'done', state: 'waitlisted', handledAt: now.toISOString(), handledBy: 'ada', note: 'Invited to cohort 3' }),
     ]);
     clear();
-    expect(await run(['done', inviteId])).toBe(0);
-    expect(out[0]).toMatch(/was already marked done on .* by ada$/);
+    expect(await run(['done', inviteId])).toBe(1);
+    expect(err).toEqual([`nothing changed: request ${inviteId} is waitlisted: waitlist is possible only when it is received`]);
     clear();
-    expect(await run(['done', privacyId])).toBe(2);
-    expect(err).toEqual([`request ${privacyId} is a privacy request: answer it with respond (the record and the mail the law asks for)`]);
+    expect(await run(['done', privacyId])).toBe(1);
+    expect(err).toEqual([`nothing changed: request ${privacyId} is a privacy request: answer it with respond (the record and the mail the law asks for)`]);
   });
 
   it('answers an unknown id with "no request <id>" and exit 1', async () => {
@@ -339,7 +339,7 @@ describe('the command line beside a running server on PGlite', () => {
     expect(statSync(join(pgliteDir, TEAM_SOCKET_FILE)).mode & 0o777).toBe(0o600);
     const whileRunning = JSON.parse((await cli('list', '--json')).stdout) as RequestSummary[];
     expect(whileRunning.map((r) => r.id)).toEqual([id]);
-    expect((await cli('done', id, '--by', 'grace')).stdout).toContain(`request ${id} marked done by grace`);
+    expect((await cli('done', id, '--by', 'grace')).stdout).toContain(`request ${id} waitlisted by grace`);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200); // the server kept serving
     // A mistyped command may be a person's address: the server's log names known commands only.
     await expect(cli('ada@example.com')).rejects.toMatchObject({ code: 2 });

@@ -176,7 +176,7 @@ describe.each(engines)('team commands at once beside a running server on $name, 
       });
     }
     for (const id of invites) {
-      jobs.push({ argv: ['done', id, '--by', 'kim'], check: ok((r) => (r.stdout.trim() === `request ${id} marked done by kim` ? undefined : `printed ${r.stdout}`)) });
+      jobs.push({ argv: ['done', id, '--by', 'kim'], check: ok((r) => (r.stdout.trim() === `request ${id} waitlisted by kim; the mail goes out with the server's outbox` ? undefined : `printed ${r.stdout}`)) });
       jobs.push({
         argv: ['show', id],
         check: ok((r) => {

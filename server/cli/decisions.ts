@@ -1,0 +1,132 @@
+import type { Command } from 'commander';
+import type { InviteDecision } from '#machines/inviteReviewMachine';
+import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../db/decisions.ts';
+import { ExitError, isoDate, oneLineText, UUID } from './arguments.ts';
+import type { CommandContext } from './context.ts';
+import { forTerminal, table } from './terminal.ts';
+
+/** What each decision tells the team once done. */
+const DONE_TEXT: Record<InviteDecision, string> = {
+  accept: 'accepted',
+  waitlist: 'waitlisted',
+  decline: 'declined',
+  spam: 'marked as spam (no mail; hidden from list)',
+  reopen: 'reopened: received again',
+};
+
+/** A whole number of seats, at least 1. */
+function capacity(value: string): number {
+  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new ExitError(`error: --capacity must be a whole number from 1 to 999999, not "${value}"`, 2);
+  return Number(value);
+}
+
+/**
+ * The review's decisions on invite requests (machines/inviteReviewMachine.ts): `accept <id>… --cohort`,
+ * `waitlist <id>…`, `decline <id>… [--reason]`, `spam <id>…`, `reopen <id>`, and `done <id>` (what
+ * `waitlist` replaced); `note <id> "…"` on any request; `cohort add` and `cohort list`. A batch is all or
+ * nothing: when the chart refuses any one request, nothing changes and each refusal is printed.
+ */
+export function addDecisionCommands(program: Command, { io, withDb }: CommandContext): void {
+  const decide = async (decision: InviteDecision, ids: string[], options: { cohort?: string; reason?: string; note?: string; by?: string }) => {
+    const bad = ids.find((id) => !UUID.test(id));
+    if (bad !== undefined) throw new ExitError(`no request ${bad}`, 1);
+    const by = options.by ?? io.user;
+    const decided = await withDb('write', async (db) => {
+      try {
+        return await decideInvites(db, {
+          decision, ids, by, at: io.now(), events: io.events ?? false,
+          ...(options.cohort !== undefined ? { cohort: options.cohort } : {}),
+          ...(options.reason !== undefined ? { reason: options.reason } : {}),
+          ...(options.note !== undefined ? { note: options.note } : {}),
+        });
+      } catch (error) {
+        if (error instanceof DecisionRefusedError) throw new ExitError(`nothing changed: ${error.message}`, 1);
+        throw error;
+      }
+    });
+    const mail = decision === 'spam' || decision === 'reopen' ? '' : '; the mail goes out with the server\'s outbox';
+    io.out(`${decided.length === 1 ? `request ${decided[0]!.id}` : `${decided.length} requests`} ${DONE_TEXT[decision]} by ${by}${options.cohort ? ` into ${options.cohort}` : ''}${mail}`);
+  };
+  const byOption = (command: Command) => command.option('--by <name>', 'who decides (default: your user name)', oneLineText);
+  /** `--by`, and `--note`: the team's remark, kept in the timeline, never mailed */
+  const decisionOptions = (command: Command) => byOption(command).option('--note <text>', "the team's remark on the decision, kept in the timeline (never mailed)", oneLineText);
+
+  decisionOptions(
+    program
+      .command('accept')
+      .description('accepts invite requests into a cohort and mails each applicant its name and start date; credentials follow from the API\'s onboarding (the signed invite.accepted event)')
+      .argument('<id...>', 'the invite request ids')
+      .requiredOption('--cohort <name>', 'the cohort (see cohort list)', oneLineText),
+  ).action((ids: string[], options: { cohort: string; note?: string; by?: string }) => decide('accept', ids, options));
+
+  decisionOptions(
+    program
+      .command('waitlist')
+      .description('puts invite requests on the waitlist and mails each applicant that the team will reach out when ready to onboard (rolling basis)')
+      .argument('<id...>', 'the invite request ids'),
+  ).action((ids: string[], options: { note?: string; by?: string }) => decide('waitlist', ids, options));
+
+  decisionOptions(
+    program
+      .command('done')
+      .description('the same as waitlist (kept for the habit: done now puts an invite request on the waitlist and mails the applicant)')
+      .argument('<id...>', 'the invite request ids'),
+  ).action((ids: string[], options: { note?: string; by?: string }) => decide('waitlist', ids, options));
+
+  decisionOptions(
+    program
+      .command('decline')
+      .description('declines invite requests and mails each applicant politely, with the reason when given')
+      .argument('<id...>', 'the invite request ids')
+      .option('--reason <text>', 'told to the applicant', oneLineText),
+  ).action((ids: string[], options: { reason?: string; note?: string; by?: string }) => decide('decline', ids, options));
+
+  decisionOptions(
+    program
+      .command('spam')
+      .description('marks invite requests as spam: no mail, hidden from list (see list --state spam); reopen takes it back')
+      .argument('<id...>', 'the invite request ids'),
+  ).action((ids: string[], options: { note?: string; by?: string }) => decide('spam', ids, options));
+
+  decisionOptions(
+    program
+      .command('reopen')
+      .description('takes a declined or spam invite request back to received')
+      .argument('<id>', 'the invite request id'),
+  ).action((id: string, options: { note?: string; by?: string }) => decide('reopen', [id], options));
+
+  byOption(
+    program
+      .command('note')
+      .description("adds the team's note to a request's timeline (show prints it), with who and when")
+      .argument('<id>', 'the request id')
+      .argument('<text>', 'the note', oneLineText),
+  ).action(async (id: string, text: string, options: { by?: string }) => {
+    const by = options.by ?? io.user;
+    const added = UUID.test(id) && (await withDb('write', (db) => addNote(db, { id, by, at: io.now(), text })));
+    if (!added) throw new ExitError(`no request ${id}`, 1);
+    io.out(`note added to request ${id} by ${by}`);
+  });
+
+  const cohort = program.command('cohort').description('the beta\'s cohorts: add one, list them');
+  byOption(
+    cohort
+      .command('add')
+      .description('creates a cohort, which accept places requests in')
+      .argument('<name>', 'its name, e.g. "Cohort 3"', oneLineText)
+      .requiredOption('--starts <date>', 'the day it starts onboarding (YYYY-MM-DD)', isoDate)
+      .option('--capacity <n>', 'how many requests it takes (default: no limit)', capacity),
+  ).action(async (name: string, options: { starts: string; capacity?: number; by?: string }) => {
+    const added = await withDb('write', (db) => addCohort(db, { name, startsOn: options.starts, capacity: options.capacity ?? null, by: options.by ?? io.user }));
+    if (!added) throw new ExitError(`a cohort named "${name}" exists already`, 1);
+    io.out(`cohort "${name}" added: starts ${added.startsOn}, ${added.capacity === null ? 'no capacity limit' : `${added.capacity} seats`}`);
+  });
+  cohort
+    .command('list')
+    .description('every cohort: name, start date, accepted and capacity')
+    .action(async () => {
+      const rows = await withDb('read', (db) => listCohorts(db));
+      if (rows.length === 0) return io.out('no cohorts');
+      io.out(table(['name', 'starts', 'accepted', 'capacity'], rows.map((c) => [c.name, c.startsOn, String(c.accepted), c.capacity === null ? 'no limit' : String(c.capacity)].map(forTerminal))));
+    });
+}

@@ -1,0 +1,214 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { DECIDED_STATE, inviteReviewMachine, type InviteDecision, type InviteReviewEvent } from '#machines/inviteReviewMachine';
+import { rowsOf, type Db } from './database.ts';
+import { cohorts, deliveries, submissions, timeline, type DecisionEvent, type MailMessage, type ReviewState, type TimelineAction } from './schema.ts';
+
+/** A cohort with how many accepted requests it holds. */
+export interface CohortView {
+  id: string;
+  name: string;
+  /** `YYYY-MM-DD` */
+  startsOn: string;
+  capacity: number | null;
+  accepted: number;
+}
+
+/** What one decision on a batch of invite requests needs. */
+export interface InviteDecisionInput {
+  decision: InviteDecision;
+  /** the requests, as typed (duplicates are taken once) */
+  ids: string[];
+  /** who decides: the team member, or for the command line the operating-system user (or `--by`) */
+  by: string;
+  at: Date;
+  /** `accept`: the cohort's name */
+  cohort?: string;
+  /** `decline`: the team's reason, told to the applicant; null or absent: none given */
+  reason?: string | null;
+  /** the team's own remark on the decision, kept in the timeline as a note (never mailed) */
+  note?: string | null;
+  /** write the signed decision event too (`SONDE_EVENTS_WEBHOOK_URL` is set) */
+  events: boolean;
+}
+
+/** One request a decision moved. */
+export interface Decided {
+  id: string;
+  from: ReviewState;
+  to: ReviewState;
+}
+
+/** A decision refused as a whole: nothing was written. `refusals` says, per request (or for the cohort), why. */
+export class DecisionRefusedError extends Error {
+  override name = 'DecisionRefusedError';
+  constructor(readonly refusals: string[]) {
+    super(refusals.join('; '));
+  }
+}
+
+/** What each decision writes: the timeline's action, the applicant's mail, and the event for machines. */
+const EFFECTS: Record<InviteDecision, { action: TimelineAction; mail: MailMessage | null; event: DecisionEvent | null }> = {
+  accept: { action: 'accepted', mail: 'invite-accepted', event: 'invite.accepted' },
+  waitlist: { action: 'waitlisted', mail: 'invite-waitlisted', event: 'invite.waitlisted' },
+  decline: { action: 'declined', mail: 'invite-declined', event: 'invite.declined' },
+  spam: { action: 'spam', mail: null, event: null },
+  reopen: { action: 'reopened', mail: null, event: null },
+};
+
+/** The machine event a decision is, with the facts its guards read. */
+function eventOf(input: InviteDecisionInput, cohort: CohortView | undefined, seatsTaken: number): InviteReviewEvent {
+  switch (input.decision) {
+    case 'accept':
+      return { type: 'review.accept', cohort: { name: cohort!.name, startsOn: cohort!.startsOn, capacity: cohort!.capacity, accepted: seatsTaken } };
+    case 'decline':
+      return { type: 'review.decline', reason: input.reason ?? null };
+    default:
+      return { type: `review.${input.decision}` };
+  }
+}
+
+/** The review's states from which `event` is possible at all (guards aside), read from the chart. */
+function statesTaking(event: InviteReviewEvent['type']): string[] {
+  return Object.entries(inviteReviewMachine.root.states)
+    .filter(([, node]) => event in node.on)
+    .map(([name]) => name);
+}
+
+/**
+ * Why the chart refuses `event` for a request in `state`, in the team's words; null when it allows it.
+ * The rules are the chart's (machines/inviteReviewMachine.ts): this only asks it, with XState's pure
+ * `resolveState` and `can`.
+ */
+export function reviewRefusal(id: string, state: ReviewState, event: InviteReviewEvent): string | null {
+  if (inviteReviewMachine.resolveState({ value: state, context: undefined }).can(event)) return null;
+  const from = statesTaking(event.type);
+  if (event.type === 'review.accept' && from.includes(state)) {
+    return `cohort "${event.cohort.name}" is full (${event.cohort.capacity} of ${event.cohort.capacity}): request ${id} would not fit`;
+  }
+  const decision = event.type.slice('review.'.length);
+  return `request ${id} is ${state}: ${decision} is possible only when it is ${from.join(' or ')}`;
+}
+
+/** The cohorts, by start date, each with its accepted requests counted. */
+export async function listCohorts(db: Db): Promise<CohortView[]> {
+  return db
+    .select({
+      id: cohorts.id,
+      name: cohorts.name,
+      startsOn: cohorts.startsOn,
+      capacity: cohorts.capacity,
+      accepted: sql<number>`(select count(*)::int from ${submissions} s where s.cohort_id = ${cohorts.id})`,
+    })
+    .from(cohorts)
+    .orderBy(asc(cohorts.startsOn), asc(cohorts.name));
+}
+
+/**
+ * Creates a cohort.
+ * @returns the new cohort; undefined when one of that name exists (names are unique)
+ */
+export async function addCohort(db: Db, cohort: { name: string; startsOn: string; capacity: number | null; by: string }): Promise<CohortView | undefined> {
+  const [row] = await db
+    .insert(cohorts)
+    .values({ name: cohort.name, startsOn: cohort.startsOn, capacity: cohort.capacity, createdBy: cohort.by })
+    .onConflictDoNothing({ target: cohorts.name })
+    .returning();
+  return row ? { id: row.id, name: row.name, startsOn: row.startsOn, capacity: row.capacity, accepted: 0 } : undefined;
+}
+
+/**
+ * One decision on one or more invite requests (spec §2's review), all or nothing. Each request is
+ * locked, then the chart is asked whether it can take the decision from its stored state; an
+ * acceptance counts its cohort's seats, the batch's own included. Any refusal refuses the whole batch
+ * and writes nothing. Otherwise one statement writes everything the decision causes: the new state
+ * (and cohort), the request marked decided (or open again when reopened) with the team's word on it
+ * (`handled_note`: the note, else the reason), a timeline entry per request with who, when and why (and
+ * the note, when given), the applicant's mail (none for spam or reopen), and, with `events`, the
+ * signed event for machines (server/outbox/), so a decision is never recorded without its mail, nor
+ * mailed without its record. Call it inside the team's write transaction (server/db/teamTransaction.ts).
+ * @returns the requests moved, in the order given
+ * @throws {@link DecisionRefusedError} naming each request the chart refuses, an unknown request or a
+ *   privacy request, an unknown cohort, or a cohort too full for the batch
+ */
+export async function decideInvites(db: Db, input: InviteDecisionInput): Promise<Decided[]> {
+  const ids = [...new Set(input.ids)];
+  const rows = await db
+    .select({ id: submissions.id, kind: submissions.kind, reviewState: submissions.reviewState })
+    .from(submissions)
+    .where(inArray(submissions.id, ids))
+    .orderBy(asc(submissions.id))
+    .for('update');
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  let cohort: CohortView | undefined;
+  if (input.decision === 'accept') {
+    const [locked] = await db.select().from(cohorts).where(eq(cohorts.name, input.cohort ?? '')).for('update');
+    if (!locked) throw new DecisionRefusedError([`no cohort "${input.cohort}": create it with cohort add`]);
+    const [{ accepted } = { accepted: 0 }] = await db.select({ accepted: sql<number>`count(*)::int` }).from(submissions).where(eq(submissions.cohortId, locked.id));
+    cohort = { id: locked.id, name: locked.name, startsOn: locked.startsOn, capacity: locked.capacity, accepted };
+  }
+
+  const refusals: string[] = [];
+  const decided: Decided[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) refusals.push(`no request ${id}`);
+    else if (row.kind !== 'invite' || !row.reviewState) refusals.push(`request ${id} is a privacy request: answer it with respond (the record and the mail the law asks for)`);
+    else {
+      const refusal = reviewRefusal(id, row.reviewState, eventOf(input, cohort, (cohort?.accepted ?? 0) + decided.length));
+      if (refusal) refusals.push(refusal);
+      else decided.push({ id, from: row.reviewState, to: DECIDED_STATE[input.decision] });
+    }
+  }
+  if (refusals.length > 0) throw new DecisionRefusedError(refusals);
+
+  const { action, mail, event } = EFFECTS[input.decision];
+  const to = DECIDED_STATE[input.decision];
+  const at = input.at.toISOString();
+  const reason = input.reason ?? null;
+  const note = input.note ?? null;
+  const mailPayload = input.decision === 'accept' ? { cohort: cohort!.name, startsOn: cohort!.startsOn } : input.decision === 'decline' ? { reason } : null;
+  const writeEvent = input.events && event !== null;
+  const result = await db.execute(sql`
+    with d as (
+      select * from jsonb_to_recordset(${JSON.stringify(decided.map((d) => ({ id: d.id, from_state: d.from })))}::jsonb) as d(id uuid, from_state text)
+    ),
+    moved as (
+      update ${submissions} s set review_state = ${to}, cohort_id = ${cohort?.id ?? null}::uuid,
+        handled_at = ${to === 'received' ? null : at}::timestamptz,
+        handled_by = ${to === 'received' ? null : input.by}, handled_note = ${to === 'received' ? null : (note ?? reason)}
+      from d where s.id = d.id
+      returning s.id, s.body, d.from_state
+    ),
+    entries as (
+      insert into ${timeline} (submission_id, at, action, from_state, to_state, actor, reason, cohort_id)
+      select id, ${at}::timestamptz, ${action}, from_state, ${to}, ${input.by}, ${reason}, ${cohort?.id ?? null}::uuid from moved
+      union all
+      select id, ${at}::timestamptz, 'note', null, null, ${input.by}, ${note}, null from moved where ${note !== null}
+    ),
+    mails as (
+      insert into ${deliveries} (submission_id, channel, message, payload)
+      select id, 'mail', ${mail}, ${mailPayload === null ? null : JSON.stringify(mailPayload)}::jsonb from moved where ${mail !== null}
+    ),
+    events as (
+      insert into ${deliveries} (submission_id, channel, event, payload)
+      select id, 'event', ${event}, jsonb_strip_nulls(jsonb_build_object(
+        'requestId', id, 'workEmail', lower(body->'data'->>'workEmail'), 'company', body->'data'->>'companyName',
+        'cohort', ${cohort ? JSON.stringify({ name: cohort.name, startsOn: cohort.startsOn }) : null}::jsonb,
+        'decidedAt', ${at}::text))
+      from moved where ${writeEvent}
+    )
+    select id from moved`);
+  if (rowsOf(result).length !== decided.length) throw new Error('a decided request changed under its lock');
+  return decided;
+}
+
+/**
+ * The team's note on a request, kept in its timeline with who and when (`requests note <id> "…"`).
+ * @returns false when there is no such request
+ */
+export async function addNote(db: Db, note: { id: string; by: string; at: Date; text: string }): Promise<boolean> {
+  const [row] = await db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.id, note.id)));
+  if (!row) return false;
+  await db.insert(timeline).values({ submissionId: note.id, at: note.at, action: 'note', actor: note.by, reason: note.text });
+  return true;
+}
