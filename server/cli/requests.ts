@@ -80,12 +80,13 @@ export async function runRequests(
     ...(io.mailDir ? { mailDir: io.mailDir } : {}),
     ...(io.events ? { events: io.events } : {}),
   });
-  program.exitOverride();
-  program.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
-  for (const command of program.commands) {
+  // every command, sub-commands included (`cohort add`): errors reach the caller, output goes to io
+  const override = (command: Command) => {
     command.exitOverride();
     command.configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
-  }
+    command.commands.forEach(override);
+  };
+  override(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

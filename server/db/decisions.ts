@@ -97,7 +97,7 @@ export async function listCohorts(db: Db): Promise<CohortView[]> {
       name: cohorts.name,
       startsOn: cohorts.startsOn,
       capacity: cohorts.capacity,
-      accepted: sql<number>`(select count(*)::int from ${submissions} s where s.cohort_id = ${cohorts.id})`,
+      accepted: sql<number>`(select count(*)::int from ${submissions} s where s.cohort_id = "cohorts"."id")`,
     })
     .from(cohorts)
     .orderBy(asc(cohorts.startsOn), asc(cohorts.name));

@@ -31,10 +31,14 @@ export interface QueueEntry {
   duplicateOf: string | null;
 }
 
-/** The first earlier request of the same kind from the same mailbox, if any (uses the index on `mailbox`). */
+/**
+ * The first earlier request of the same kind from the same mailbox, if any (uses the index on `mailbox`).
+ * The outer row's columns are named with their table: Drizzle leaves a column unqualified in a query
+ * without joins, where the subquery's own `o` would take it.
+ */
 export const FIRST_OF_MAILBOX = sql<string | null>`(
   select o.id from ${submissions} o
-  where o.mailbox = ${submissions.mailbox} and o.kind = ${submissions.kind} and o.received_at < ${submissions.receivedAt}
+  where o.mailbox = "submissions"."mailbox" and o.kind = "submissions"."kind" and o.received_at < "submissions"."received_at"
   order by o.received_at limit 1)`;
 
 const queueColumns = { submissions, privacy_records: privacyRecords, cohort: cohorts.name, duplicateOf: FIRST_OF_MAILBOX };

@@ -5,9 +5,10 @@ import { runRequests } from '../../server/cli/requests.ts';
 /**
  * The team's command line (`npm run requests`, server/cli/requests.ts) on `database()`, in-process:
  * `run(argv, now)` resolves with the exit code; what it printed is in `io.out` / `io.err`, emptied at
- * each run. `user` is who it runs as (`--by`'s default); `mailDir` the server's `.eml` directory.
+ * each run. `user` is who it runs as (`--by`'s default); `mailDir` the server's `.eml` directory;
+ * `events`: decisions write their signed event too (as with `SONDE_EVENTS_WEBHOOK_URL` set).
  */
-export function teamCli(database: () => Database, options: { user?: string; mailDir?: string } = {}) {
+export function teamCli(database: () => Database, options: { user?: string; mailDir?: string; events?: boolean } = {}) {
   const io = { out: [] as string[], err: [] as string[] };
   const run = (argv: string[], now = new Date()) => {
     io.out.length = 0;
@@ -19,6 +20,7 @@ export function teamCli(database: () => Database, options: { user?: string; mail
       now: () => now,
       user: options.user ?? 'kim',
       ...(options.mailDir ? { mailDir: options.mailDir } : {}),
+      ...(options.events ? { events: options.events } : {}),
     });
   };
   return { io, run };

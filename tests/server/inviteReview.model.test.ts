@@ -1,0 +1,137 @@
+// @vitest-environment node
+// Model-based: every path of the invite review's chart (machines/inviteReviewMachine.ts), taken through
+// the team's command line against the real decision statements, then checked where a team member and an
+// applicant would see it: the stored state (`show`, `list`), the timeline, the mail and the signed event
+// in the outbox. Every transition of the chart is walked.
+import { eq } from 'drizzle-orm';
+import type { AnyEventObject } from 'xstate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inviteReviewMachine } from '#machines/inviteReviewMachine';
+import type { Database } from '../../server/db/database.ts';
+import { deliveries } from '../../server/db/schema.ts';
+import { allTransitionKeys, transitionKeysTaken, transitionPaths } from '../support/chartPaths.ts';
+import { teamCli } from '../support/cli.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
+import { submissionBody } from '../support/submissionBody.ts';
+
+const COHORT = { name: 'Cohort 1', startsOn: '2027-01-15' };
+const REASON = 'We are focusing on teams with production workloads for now.';
+
+/** One sample of each decision, with the facts the chart's guard reads (a cohort with room). */
+const EVENTS: AnyEventObject[] = [
+  { type: 'review.accept', cohort: { ...COHORT, capacity: null, accepted: 0 } },
+  { type: 'review.waitlist' },
+  { type: 'review.decline', reason: REASON },
+  { type: 'review.spam' },
+  { type: 'review.reopen' },
+];
+
+/** The command a team member types for an event of the chart. */
+function commandOf(event: AnyEventObject, id: string): string[] {
+  switch (event.type) {
+    case 'review.accept':
+      return ['accept', id, '--cohort', COHORT.name];
+    case 'review.decline':
+      return ['decline', id, '--reason', REASON];
+    default:
+      return [event.type.slice('review.'.length), id];
+  }
+}
+
+/** What each decision leaves: its timeline action, the applicant's mail and its facts, the signed event. */
+const EXPECTED: Record<string, { action: string; mail?: { message: string; payload: unknown }; event?: string }> = {
+  'review.accept': { action: 'accepted', mail: { message: 'invite-accepted', payload: { cohort: COHORT.name, startsOn: COHORT.startsOn } }, event: 'invite.accepted' },
+  'review.waitlist': { action: 'waitlisted', mail: { message: 'invite-waitlisted', payload: null }, event: 'invite.waitlisted' },
+  'review.decline': { action: 'declined', mail: { message: 'invite-declined', payload: { reason: REASON } }, event: 'invite.declined' },
+  'review.spam': { action: 'spam' },
+  'review.reopen': { action: 'reopened' },
+};
+
+const paths = transitionPaths(inviteReviewMachine, EVENTS);
+
+describe.each(testEngines())('the invite review chart, walked through the command line on $name', (engine) => {
+  let database: Database;
+  const { io, run } = teamCli(() => database, { events: true });
+  const walked = new Set<string>();
+  let sent = 0;
+
+  beforeAll(async () => {
+    database = await engine.open();
+    expect(await run(['cohort', 'add', COHORT.name, '--starts', COHORT.startsOn])).toBe(0);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  /** What `show` prints for the request, parsed. */
+  const show = async (id: string) => {
+    expect(await run(['show', id])).toBe(0);
+    return JSON.parse(io.out[0]!) as { state: string; cohort?: string; status: string; timeline: Array<Record<string, string>> };
+  };
+  const listed = async (argv: string[]) => {
+    expect(await run(['list', '--json', ...argv])).toBe(0);
+    return (JSON.parse(io.out[0]!) as Array<{ id: string }>).map((r) => r.id);
+  };
+
+  it.each(paths.map((path) => [path.title, path] as const))('%s', async (_title, path) => {
+    sent += 1;
+    const email = `applicant-${sent}@example.com`;
+    const id = await storeSubmission(database.db, submissionBody({ workEmail: email, companyName: `Company ${sent}` }), { mail: { requester: true, team: false } });
+    let state = String(path.initial.value);
+    for (const step of path.steps) {
+      expect(await run(commandOf(step.event, id)), io.err.join('\n')).toBe(0);
+      const next = String(step.state.value);
+      const shown = await show(id);
+      expect(shown.state).toBe(next);
+      expect(shown.status).toBe(next === 'received' ? 'open' : 'done');
+      expect(shown.cohort).toBe(next === 'accepted' ? COHORT.name : undefined);
+      // spam is hidden from the queue, and listed only when asked for
+      expect(await listed([])).toEqual(next === 'spam' ? expect.not.arrayContaining([id]) : expect.arrayContaining([id]));
+      expect(await listed(['--state', next])).toContain(id);
+      state = next;
+    }
+    expect(state).toBe(String(path.steps.at(-1)!.state.value));
+
+    const expected = path.steps.map((step) => EXPECTED[step.event.type]!);
+    // the timeline: each decision, with who and from which state to which
+    const decisions = (await show(id)).timeline.filter((entry) => !['received', 'mail', 'signed event', 'announcement'].includes(entry.event ?? ''));
+    let from = 'received';
+    expect(decisions).toEqual(
+      path.steps.map((step) => {
+        const to = String(step.state.value);
+        const entry = {
+          event: EXPECTED[step.event.type]!.action,
+          at: expect.any(String),
+          by: 'kim',
+          from,
+          to,
+          ...(step.event.type === 'review.accept' ? { cohort: COHORT.name } : {}),
+          ...(step.event.type === 'review.decline' ? { reason: REASON } : {}),
+        };
+        from = to;
+        return entry;
+      }),
+    );
+    // the outbox: the applicant's mail for each decision that mails (after the acknowledgment), and the signed events
+    const rows = await database.db.select().from(deliveries).where(eq(deliveries.submissionId, id)).orderBy(deliveries.createdAt);
+    expect(rows.filter((row) => row.channel === 'mail' && row.message !== 'invite-acknowledgment').map((row) => ({ message: row.message, payload: row.payload }))).toEqual(
+      expected.flatMap((e) => (e.mail ? [e.mail] : [])),
+    );
+    const events = rows.filter((row) => row.channel === 'event');
+    expect(events.map((row) => row.event)).toEqual(expected.flatMap((e) => (e.event ? [e.event] : [])));
+    for (const row of events) {
+      expect(row.payload).toEqual({
+        requestId: id,
+        workEmail: email,
+        company: `Company ${sent}`,
+        decidedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        ...(row.event === 'invite.accepted' ? { cohort: COHORT } : {}),
+      });
+    }
+    for (const key of transitionKeysTaken(inviteReviewMachine, path)) walked.add(key);
+  });
+
+  it('walked every transition of the chart', () => {
+    expect([...walked].sort()).toEqual(allTransitionKeys(inviteReviewMachine).sort());
+  });
+});
