@@ -146,4 +146,15 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(rows.find((row) => row.message === 'invite-declined')?.payload).toEqual({ reason: 'We are not onboarding resellers yet.' });
     expect(JSON.stringify(rows)).not.toMatch(/PRIVATE-/);
   });
+
+  it('erase deletes the timeline and the decision rows with the request; the cohort stays', async () => {
+    const id = await store({ workEmail: 'erase-me@example.com' });
+    expect(await run(['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15'])).toBe(0);
+    expect(await run(['accept', id, '--cohort', 'Cohort 3', '--note', 'Strong fit'])).toBe(0);
+    expect((await snapshot([id])).timeline).toHaveLength(2);
+    expect(await run(['erase', '--email', 'erase-me@example.com', '--force'])).toBe(0);
+    expect(await snapshot([id])).toEqual({ rows: [], timeline: [], deliveries: [] });
+    expect(await run(['cohort', 'list'])).toBe(0);
+    expect(io.out[0]).toMatch(/Cohort 3\s+2027-01-15\s+0\s+no limit/);
+  });
 });
