@@ -24,7 +24,7 @@ export interface CoveredRequest {
 
 /** One row of the outbox as a channel delivers it, with what it needs of its request. */
 export interface Delivery {
-  /** the delivery id: `X-Sonde-Delivery` of a webhook, the local part of a mail's `Message-ID` */
+  /** the delivery id: `X-Sonde-Delivery` of a webhook, the local part of a mail's `Message-ID`, an event's `webhook-id` */
   id: string;
   channel: OutboxChannel;
   /** the mail channel's message; null for the other channels */
