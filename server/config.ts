@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './limits.ts';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, EVENTS_SECRET_MAX_BYTES, EVENTS_SECRET_MIN_BYTES } from './limits.ts';
 import { PRIVACY_EMAIL } from '#shared/policy';
 import type { DatabaseLocation } from './db/database.ts';
+import type { EventSettings } from './outbox/events.ts';
 import type { MailSettings } from './outbox/mail.ts';
 
 /** The server's settings, read from the environment by {@link readConfig}. */
@@ -34,6 +35,12 @@ export interface ServerConfig {
   allowedOrigins: string[] | undefined;
   /** `SONDE_ANNOUNCE_WEBHOOK_URL`: every stored request is announced there (server/outbox/webhook.ts); unset: none */
   announceWebhookUrl: string | undefined;
+  /**
+   * `SONDE_EVENTS_WEBHOOK_URL` and `SONDE_EVENTS_WEBHOOK_SECRET`: the signed decision events for machines
+   * (server/outbox/events.ts); unset: no event channel runs, and a decision writes no event row
+   * ({@link eventsEnabled})
+   */
+  events: EventSettings | undefined;
   /** mail to requesters and the team (server/outbox/mail.ts): `SONDE_SMTP_URL`, `SONDE_MAIL_DIR`, `SONDE_MAIL_FROM`, `SONDE_PRIVACY_EMAIL`, `SONDE_TEAM_EMAIL` */
   mail: MailSettings;
 }
@@ -70,10 +77,46 @@ function readMailSettings(env: NodeJS.ProcessEnv): MailSettings {
   };
 }
 
+/** Standard base64 (RFC 4648 §4), padded: what a `whsec_` secret carries after its prefix. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The decision events' settings: none without `SONDE_EVENTS_WEBHOOK_URL`; with it, the secret is required
+ * and checked here, so that a server never starts with events it cannot sign. The secret is never
+ * quoted in an error.
+ * @throws Error naming the variable: a URL that is not http(s), a URL without a secret, a secret that
+ *   is not `whsec_` + base64 of {@link EVENTS_SECRET_MIN_BYTES} to
+ *   {@link EVENTS_SECRET_MAX_BYTES} bytes (Standard Webhooks, "Signature scheme")
+ */
+function readEventSettings(env: NodeJS.ProcessEnv): EventSettings | undefined {
+  const url = env.SONDE_EVENTS_WEBHOOK_URL || undefined;
+  const secret = env.SONDE_EVENTS_WEBHOOK_SECRET || undefined;
+  if (url === undefined) return undefined;
+  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : '')) {
+    throw new Error(`SONDE_EVENTS_WEBHOOK_URL must be an http(s) URL, not "${url}"`);
+  }
+  const format = `whsec_ followed by the base64 of ${EVENTS_SECRET_MIN_BYTES} to ${EVENTS_SECRET_MAX_BYTES} random bytes (make one with: echo whsec_$(openssl rand -base64 32))`;
+  if (secret === undefined) throw new Error(`SONDE_EVENTS_WEBHOOK_URL is set without SONDE_EVENTS_WEBHOOK_SECRET: set it to ${format}`);
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : undefined;
+  const bytes = encoded !== undefined && BASE64.test(encoded) ? Buffer.from(encoded, 'base64').length : 0;
+  if (bytes < EVENTS_SECRET_MIN_BYTES || bytes > EVENTS_SECRET_MAX_BYTES) {
+    throw new Error(`SONDE_EVENTS_WEBHOOK_SECRET is not a valid signing secret: it must be ${format}`);
+  }
+  return { url, secret };
+}
+
+/**
+ * Whether decision events are sent (`SONDE_EVENTS_WEBHOOK_URL` is set): a decision writes its `event`
+ * row only then, as a stored request writes its announcement only when `SONDE_ANNOUNCE_WEBHOOK_URL` is set.
+ */
+export function eventsEnabled(config: Pick<ServerConfig, 'events'>): boolean {
+  return config.events !== undefined;
+}
+
 /**
  * Reads the configuration from `env`.
- * @throws Error naming the variable when one is malformed (a port that is not a number, an origin that is not a URL),
- *   or is the webhook's old name `SONDE_NOTIFY_WEBHOOK_URL`.
+ * @throws Error naming the variable when one is malformed (a port that is not a number, an origin that is not a URL,
+ *   an events URL without its signing secret), or is the webhook's old name `SONDE_NOTIFY_WEBHOOK_URL`.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const origins = env.SONDE_ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
@@ -97,6 +140,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (webhook && !/^https?:$/.test(URL.canParse(webhook) ? new URL(webhook).protocol : '')) {
     throw new Error(`SONDE_ANNOUNCE_WEBHOOK_URL must be an http(s) URL, not "${webhook}"`);
   }
+  const events = readEventSettings(env);
   return {
     port: integer('PORT', env.PORT, 4173, 0),
     host,
@@ -108,6 +152,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicOrigin,
     allowedOrigins: origins && origins.length > 0 ? origins : undefined,
     announceWebhookUrl: webhook,
+    events,
     mail: readMailSettings(env),
   };
 }

@@ -101,6 +101,16 @@ export const DELIVERY_LEASE_MARGIN_MS = 15_000;
 export const WEBHOOK_LEASE_MS = WEBHOOK_DELIVERY_DEADLINE_MS + DELIVERY_LEASE_MARGIN_MS;
 
 /**
+ * The fewest bytes the decision events' signing secret (`SONDE_EVENTS_WEBHOOK_SECRET`, `whsec_<base64>`)
+ * decodes to: Standard Webhooks' symmetric scheme asks for 24 to 64 random bytes. The events use the
+ * webhook's time-out and deadline ({@link WEBHOOK_TIMEOUT_MS}, {@link WEBHOOK_DELIVERY_DEADLINE_MS}).
+ */
+export const EVENTS_SECRET_MIN_BYTES = 24;
+
+/** The most bytes the decision events' signing secret decodes to (Standard Webhooks: 24 to 64). */
+export const EVENTS_SECRET_MAX_BYTES = 64;
+
+/**
  * Deliveries one instance sends at once. Each is claimed under its own lease when a place is free, so
  * a slow one (a mail server taking its 10 minutes) holds only its own place, never the others.
  */

@@ -17,6 +17,7 @@ import { readSecurityHeaders } from './http/securityHeaders.ts';
 import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
 import { webhookChannel } from './outbox/webhook.ts';
+import { eventChannel } from './outbox/events.ts';
 import { commandNameOf, runRequests } from './cli/requests.ts';
 import { purgeExpired, requesterExport } from './db/retention.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './cli/teamChannel.ts';
@@ -54,6 +55,7 @@ export async function startServer(
     (requestId) => issueVerificationToken(database.db, requestId),
   )];
   if (config.announceWebhookUrl) channels.push(webhookChannel(config.announceWebhookUrl));
+  if (config.events) channels.push(eventChannel(config.events));
   const outbox = startOutbox({ db: database.db, channels, logger });
   const app = createApp({
     database,
@@ -130,7 +132,7 @@ export async function startServer(
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listeningPort}`;
   outbox.kick(); // what a previous run left unsent
   logger.info(
-    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
+    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', events: config.events ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
     'listening',
   );
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './database.ts';
-import { deliveries, privacyRecords, submissions, type MailMessage, type OutboxChannel } from './schema.ts';
+import { deliveries, privacyRecords, submissions, type DecisionEvent, type MailMessage, type OutboxChannel } from './schema.ts';
 
 /** A delivery the outbox claimed, with what its message needs (the columns as the drivers return them). */
 export type ClaimedDelivery = {
@@ -25,6 +25,10 @@ export type ClaimedDelivery = {
   body: SubmissionBody | string;
   due_at: Date | string | null;
   rendered: string | null;
+  /** the `event` channel's event type; null for the others */
+  event: DecisionEvent | null;
+  /** what the decision that wrote the row fixed (`deliveries.payload`); a string when the driver did not parse it */
+  payload: Record<string, unknown> | string | null;
   /** as JSON: the requests the row covers, oldest first */
   covered: Array<{ id: string; received_at: string; due_at: string | null; body: SubmissionBody }> | string;
 };
@@ -53,9 +57,9 @@ export async function claimDeliveries(db: Db, places: number, channels: Array<{ 
       claimed as (
         update ${deliveries} d set locked_until = now() + make_interval(secs => case d.channel ${leaseSeconds} end), attempts = d.attempts + 1
         from due where d.id = due.id
-        returning d.id, d.submission_id, d.attempts, d.created_at, d.channel, d.message, d.attach_subject, d.locked_until, d.rendered, d.covers
+        returning d.id, d.submission_id, d.attempts, d.created_at, d.channel, d.message, d.attach_subject, d.locked_until, d.rendered, d.covers, d.event, d.payload
       )
-      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered,
+      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered, c.event, c.payload,
         s.kind, s.email, s.received_at, s.body, s.due_at,
         r.outcome, r.outcome_reason, r.extension_reason, array_to_json(r.request_types) as request_types, r.due_at as record_due_at,
         (select coalesce(json_agg(json_build_object('id', cs.id, 'received_at', cs.received_at, 'due_at', coalesce(cr.due_at, cs.due_at), 'body', cs.body)

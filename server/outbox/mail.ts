@@ -5,7 +5,10 @@ import { privacyRequestTypesOf, VERIFIED_REQUEST_TYPES } from '#shared/submissio
 import { verificationLink } from '#shared/verification';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEOUT_MS, MAIL_REPLY_TIMEOUT_MS } from '../limits.ts';
+import { inviteAccepted } from './messages/inviteAccepted.ts';
 import { inviteAcknowledgment } from './messages/inviteAcknowledgment.ts';
+import { inviteDeclined } from './messages/inviteDeclined.ts';
+import { inviteWaitlisted } from './messages/inviteWaitlisted.ts';
 import type { MailContent } from './messages/layout.ts';
 import { privacyConfirmation, type AlsoConfirmed } from './messages/privacyConfirmation.ts';
 import { privacyExtension } from './messages/privacyExtension.ts';
@@ -45,11 +48,14 @@ function recipientOf(delivery: Delivery, settings: MailSettings): string {
 
 /**
  * The message of one outbox row, from its template (server/outbox/messages/): to the requester (an
- * invite request's acknowledgment, a privacy request's confirmation), or to the team.
+ * invite request's acknowledgment or the team's decision on it, a privacy request's confirmation,
+ * outcome or extension), or to the team. A decision's mail states what the decision fixed in the row's
+ * payload (the cohort and its start, the reason), as it was then.
  * @param verificationLinks - a privacy confirmation's links to `/privacy-request/verify`, one per
  *   covered request (`delivery.covered`) in its order (null: none for that request)
- * @throws Error when the row names a message this server does not know, or the team's message has no
- *   `SONDE_TEAM_EMAIL` to go to (the row waits and is retried, so configuring it delivers it)
+ * @throws Error when the row names a message this server does not know, an acceptance has no cohort in
+ *   its payload, or the team's message has no `SONDE_TEAM_EMAIL` to go to (the row waits and is retried,
+ *   so configuring it delivers it)
  */
 export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl: string, verificationLinks: ReadonlyArray<string | null> = []): ComposedMail {
   const facts = { receivedAt: delivery.receivedAt, dueAt: delivery.dueAt, siteUrl, privacyEmail: settings.privacyEmail };
@@ -92,6 +98,17 @@ export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl:
     case 'privacy-extension': {
       if (!delivery.record?.extensionReason) throw new Error('the request has no recorded extension');
       return { to, replyTo: settings.privacyEmail, ...privacyExtension({ ...facts, reason: delivery.record.extensionReason }) };
+    }
+    case 'invite-accepted': {
+      const { cohort, startsOn } = delivery.payload ?? {};
+      if (typeof cohort !== 'string' || typeof startsOn !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(startsOn)) throw new Error('the acceptance has no cohort');
+      return { to, ...inviteAccepted({ siteUrl, cohort, startsOn }) };
+    }
+    case 'invite-waitlisted':
+      return { to, ...inviteWaitlisted({ siteUrl }) };
+    case 'invite-declined': {
+      const reason = delivery.payload?.reason;
+      return { to, ...inviteDeclined({ siteUrl, reason: typeof reason === 'string' ? reason : null }) };
     }
     case 'team-new-request':
       return {

@@ -2,7 +2,7 @@ import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import type { Db } from '../db/database.ts';
 import { claimDeliveries, keepRendered, markConfirmationSent, markDelivered, markFailed, scheduleRetry, type ClaimedDelivery, type Lease } from '../db/deliveries.ts';
 import { withDeadline } from '../db/deadline.ts';
-import type { MailMessage, OutboxChannel } from '../db/schema.ts';
+import type { DecisionEvent, MailMessage, OutboxChannel } from '../db/schema.ts';
 import {
   DELIVERY_CONCURRENCY,
   DELIVERY_FIRST_RETRY_MS,
@@ -24,11 +24,17 @@ export interface CoveredRequest {
 
 /** One row of the outbox as a channel delivers it, with what it needs of its request. */
 export interface Delivery {
-  /** the delivery id: `X-Sonde-Delivery` of a webhook, the local part of a mail's `Message-ID` */
+  /** the delivery id: `X-Sonde-Delivery` of a webhook, the local part of a mail's `Message-ID`, an event's `webhook-id` */
   id: string;
   channel: OutboxChannel;
-  /** the mail channel's message; null for the webhook */
+  /** the mail channel's message; null for the other channels */
   message: MailMessage | null;
+  /** the `event` channel's event type (Standard Webhooks' `type`); null for the other channels */
+  event: DecisionEvent | null;
+  /** what the decision that wrote the row fixed (`deliveries.payload`): an event's `data`, a decision mail's facts */
+  payload: Record<string, unknown> | null;
+  /** when the row was written: for a decision's event or mail, when the decision was taken */
+  createdAt: Date;
   /** `privacy-outcome`: attach the requester's subject export */
   attachSubject: boolean;
   /** privacy requests: the record of 11 CCR §7101 (outcome, reason, extension), as it is when sending */
@@ -49,7 +55,7 @@ export interface Delivery {
   rendered: string | null;
 }
 
-/** A way of delivering: the webhook (server/outbox/webhook.ts) or mail (server/outbox/mail.ts). */
+/** A way of delivering: the webhook (server/outbox/webhook.ts), mail (server/outbox/mail.ts) or decision events (server/outbox/events.ts). */
 export interface Channel {
   name: OutboxChannel;
   /**
@@ -110,7 +116,6 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
 
 const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
-
 /** The running outbox sender: `kick()` after a new submission, `stop()` on shutdown. */
 export interface Outbox {
   /** Looks for due deliveries now instead of at the next poll. */
@@ -160,16 +165,13 @@ export function startOutbox(options: {
       id: row.id,
       channel: row.channel,
       message: row.message,
+      event: row.event,
+      payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : row.payload,
+      createdAt: asDate(row.created_at)!,
       attachSubject: row.attach_subject,
-      record:
-        row.request_types === null
-          ? null
-          : {
-              outcome: row.outcome,
-              outcomeReason: row.outcome_reason,
-              extensionReason: row.extension_reason,
-              requestTypes: row.request_types,
-            },
+      record: row.request_types === null
+        ? null
+        : { outcome: row.outcome, outcomeReason: row.outcome_reason, extensionReason: row.extension_reason, requestTypes: row.request_types },
       attempts: row.attempts,
       submissionId: row.submission_id,
       kind: row.kind,
@@ -180,7 +182,7 @@ export function startOutbox(options: {
       covered,
       rendered: row.rendered,
     };
-    const about = { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, attempts: row.attempts };
+    const about = { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, event: row.event ?? undefined, attempts: row.attempts };
     // every bookkeeping update holds only while this lease does (server/db/deliveries.ts)
     const mine: Lease = { id: row.id, lockedUntil: asDate(row.locked_until)! };
     const channel = channels.get(row.channel)!;
@@ -214,8 +216,7 @@ export function startOutbox(options: {
       problem = problemOf(error);
       permanent = error instanceof PermanentDeliveryError;
     }
-    const createdAt = asDate(row.created_at)!;
-    if (permanent || Date.now() - createdAt.getTime() >= DELIVERY_GIVE_UP_AFTER_MS) {
+    if (permanent || Date.now() - delivery.createdAt.getTime() >= DELIVERY_GIVE_UP_AFTER_MS) {
       // the kept copy holds a live verification token: cleared once it will never be sent
       await markFailed(db, mine, problem);
       logger.error({ ...about, problem }, permanent ? 'delivery refused for good' : 'delivery given up after 3 days');

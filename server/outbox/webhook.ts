@@ -46,9 +46,36 @@ export function announcementText(
 }
 
 /**
+ * POSTs one JSON body to a webhook receiver, cut at {@link WEBHOOK_TIMEOUT_MS} or when `signal` aborts.
+ * The answer's body is never read (nor kept, nor logged): only its status counts. Shared by the
+ * announcement ({@link webhookChannel}) and the decision events (server/outbox/events.ts).
+ * @param body - the JSON text, sent as it is (a signature covers these exact bytes)
+ * @param options - `headers`: sent besides `content-type: application/json`; `redirect: 'manual'`: a 3xx
+ *   is a failure, not followed (Standard Webhooks, "Delivery success and failure"); the announcement
+ *   follows redirects, as it always has
+ * @throws Error `HTTP <status>` for an answer other than 2xx, or the network's error or the abort:
+ *   the sender retries
+ */
+export async function postWebhook(
+  url: string,
+  body: string,
+  options: { headers: Record<string, string>; signal: AbortSignal; redirect?: 'follow' | 'manual' },
+): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body,
+    redirect: options.redirect ?? 'follow',
+    signal: AbortSignal.any([options.signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+  });
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+}
+
+/**
  * The webhook channel (`SONDE_ANNOUNCE_WEBHOOK_URL`): POSTs a {@link WebhookPayload} with
  * `X-Sonde-Delivery: <delivery id>` (the same on every retry, so a receiver can drop duplicates) and a
- * {@link WEBHOOK_TIMEOUT_MS} time-out.
+ * {@link WEBHOOK_TIMEOUT_MS} time-out ({@link postWebhook}).
  * @throws Error `HTTP <status>` for an answer other than 2xx, or the network's error: the sender retries
  */
 export function webhookChannel(url: string): Channel {
@@ -64,14 +91,7 @@ export function webhookChannel(url: string): Channel {
         submissionId: delivery.submissionId,
         kind: delivery.kind,
       };
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-sonde-delivery': delivery.id },
-        body: JSON.stringify(payload),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
-      });
-      await response.body?.cancel();
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      await postWebhook(url, JSON.stringify(payload), { headers: { 'x-sonde-delivery': delivery.id }, signal });
     },
   };
 }

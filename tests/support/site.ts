@@ -42,6 +42,7 @@ export function testConfig(distDir: string, overrides: Partial<ServerConfig> = {
     publicOrigin: undefined,
     allowedOrigins: undefined,
     announceWebhookUrl: undefined,
+    events: undefined,
     // mail written as .eml files into a directory of the test's own, never .data/mail
     mail: { smtpUrl: undefined, emlDir: mkdtempSync(join(tmpdir(), 'sonde-mail-')), from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: undefined },
     ...overrides,
