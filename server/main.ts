@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './http/app.ts';
-import { publicOriginOf, readConfig, type ServerConfig } from './config.ts';
+import { eventsEnabled, publicOriginOf, readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import {
   HEADERS_TIMEOUT_MS,
@@ -115,6 +115,7 @@ export async function startServer(
         err: (text) => void answer.err.push(text),
         user,
         mailDir: config.mail.emlDir,
+        events: eventsEnabled(config),
       });
       logger.info({ teamCommand: commandNameOf(argv), code: answer.code }, 'team command'); // its arguments may name a person
       outbox.kick(); // the mail a command wrote (respond, extend) goes out now

@@ -5,7 +5,7 @@
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { readConfig, type ServerConfig } from '../config.ts';
+import { eventsEnabled, readConfig, type ServerConfig } from '../config.ts';
 import { inTeamTransaction } from '../db/teamTransaction.ts';
 import { ExitError } from './arguments.ts';
 import { connectForTeam, type TeamConnection } from './connect.ts';
@@ -144,7 +144,7 @@ export async function runTeamCommandLine(
       return answer.code;
     }
   }
-  return runRequests(argv, { connect: () => connectForTeam(config), mailDir: config.mail.emlDir, user, out: io.out, err: io.err });
+  return runRequests(argv, { connect: () => connectForTeam(config), mailDir: config.mail.emlDir, events: eventsEnabled(config), user, out: io.out, err: io.err });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

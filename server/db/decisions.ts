@@ -190,8 +190,8 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
       select id, 'mail', ${mail}, ${mailPayload === null ? null : JSON.stringify(mailPayload)}::jsonb from moved where ${mail !== null}
     ),
     events as (
-      insert into ${deliveries} (submission_id, channel, event, payload)
-      select id, 'event', ${event}, jsonb_strip_nulls(jsonb_build_object(
+      insert into ${deliveries} (submission_id, channel, event, created_at, payload)
+      select id, 'event', ${event}, ${at}::timestamptz, jsonb_strip_nulls(jsonb_build_object(
         'requestId', id, 'workEmail', lower(body->'data'->>'workEmail'), 'company', body->'data'->>'companyName',
         'cohort', ${cohort ? JSON.stringify({ name: cohort.name, startsOn: cohort.startsOn }) : null}::jsonb,
         'decidedAt', ${at}::text))
