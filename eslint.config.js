@@ -9,8 +9,13 @@ const REACT = ['react', 'react-*', '@xstate/react'];
 /** A relative path that climbs out of its folder: use the aliases instead. */
 const ACROSS_FOLDERS = ['../*', '../../*'];
 
-/** What no server file imports: React, the client (`@/`, src/) and the machines' folder by path. */
-const SERVER_OUTSIDE = [...REACT, '@/*', '\\#machines/*', '../src/*', '../machines/*', '../../src/*'];
+/**
+ * The decision charts: the machines of the team's rules, which the server asks (XState's pure functions)
+ * as the site asks its own. They import only xstate and #shared, so that no client code reaches the server.
+ */
+const DECISION_CHARTS = ['inviteReviewMachine', 'privacyCourseMachine'];
+/** What no server file imports: React, the client (`@/`, src/) and the machines' folder, except the decision charts by alias. */
+const SERVER_OUTSIDE = [...REACT, '@/*', '\\#machines/*', ...DECISION_CHARTS.map((name) => `!\\#machines/${name}`), '../src/*', '../machines/*', '../../src/*', '../../machines/*'];
 /** A sibling server folder, from a file one or two folders deep (outbox/messages/). */
 const up = (folder) => [`../${folder}/*`, `../../${folder}/*`];
 /** The server's entry points (processes), which nothing inside a server folder imports. */
@@ -42,6 +47,9 @@ export default tseslint.config(
   // app → pages → components → context (actor contexts) → machines → services → config, #shared.
   layer(['machines/**/*.ts'], 'machines import only xstate, @/services, @/config and #shared', [
     ...REACT, '@/app/*', '@/pages/*', '@/components/*', '@/context/*', '@/content/*', '@/forms/*', '@/styles/*', ...ACROSS_FOLDERS,
+  ]),
+  layer(DECISION_CHARTS.map((name) => `machines/${name}.ts`), 'the decision charts run in the server too: they import only xstate and #shared', [
+    ...REACT, '@/*', ...ACROSS_FOLDERS,
   ]),
   {
     // Machines are the spec of behaviour: no DOM either.
