@@ -45,6 +45,11 @@ describe('layering enforced by lint', () => {
     ['server/db/example.ts', "import { createApp } from '../http/app.ts';"],
     ['server/db/example.ts', "import { runRequests } from '../cli/requests.ts';"],
     ['server/db/example.ts', "import { startServer } from '../main';"],
+    // the server asks the decision charts only: no other machine (they reach the client's services)
+    ['server/db/example.ts', "import { verifyMachine } from '#machines/verifyMachine';"],
+    ['server/cli/example.ts', "import { privacyCourseMachine } from '../../machines/privacyCourseMachine.ts';"],
+    // a decision chart runs in the server: it imports no client module
+    ['machines/privacyCourseMachine.ts', "import { SUBMIT_TIMEOUT_MS } from '@/config/site';"],
   ])('%s may not: %s', async (file, code) => {
     const errors = await layeringErrors(file, `${code}\nexport {};\n`);
     expect(errors).toHaveLength(1);
@@ -64,6 +69,8 @@ describe('layering enforced by lint', () => {
     ['server/outbox/example.ts', "import { rowsOf } from '../db/database.ts';\nimport { WEBHOOK_TIMEOUT_MS } from '../limits.ts';"],
     ['server/outbox/messages/example.ts', "import type { PrivacyOutcome } from '../../db/schema.ts';"],
     ['server/db/example.ts', "import * as schema from './schema.ts';\nimport { MAIL_LIMITS } from '../limits.ts';"],
+    ['server/db/example.ts', "import { privacyCourseMachine } from '#machines/privacyCourseMachine';"],
+    ['machines/privacyCourseMachine.ts', "import { setup } from 'xstate';\nimport { RETENTION } from '#shared/policy';"],
   ])('%s may: its allowed imports', async (file, code) => {
     expect(await layeringErrors(file, `${code}\nexport {};\n`)).toEqual([]);
   });
