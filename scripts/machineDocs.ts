@@ -4,6 +4,7 @@ import { inviteMachine } from '#machines/inviteMachine';
 import { inviteReviewMachine } from '#machines/inviteReviewMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { outboxMachine } from '#machines/outboxMachine';
+import { privacyCourseMachine } from '#machines/privacyCourseMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { verifyMachine } from '#machines/verifyMachine';
 import { DELAY_VALUES_MS, stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
@@ -17,6 +18,12 @@ export const documentedMachines: Array<{ machine: AnyStateMachine; file: string;
   { machine: outboxMachine, file: 'machines/outboxMachine.ts', drivenBy: 'the app (`src/context/outbox.tsx`, started after the load event or at the first request a form hands it); the forms hand it what failed (`keepForRetry`)' },
   { machine: verifyMachine, file: 'machines/verifyMachine.ts', drivenBy: 'the page of a privacy request\'s verification link, `/privacy-request/verify` (`src/pages/VerifyPrivacyRequest.tsx`)' },
   { machine: inviteReviewMachine, file: 'machines/inviteReviewMachine.ts', drivenBy: 'the team\'s decisions on invite requests (`npm run requests --` `accept`, `waitlist`, `decline`, `spam`, `reopen`: `server/cli/decisions.ts`), asked by the server (`server/db/decisions.ts`) with XState\'s pure `resolveState` and `can`' },
+  {
+    machine: privacyCourseMachine,
+    file: 'machines/privacyCourseMachine.ts',
+    drivenBy:
+      "the team's command line, `npm run requests -- verify\\|extend\\|respond` (`server/cli/privacyAnswers.ts`), and the verification link page's server call (`server/db/verificationLinks.ts`), through `server/db/privacyCourse.ts`",
+  },
 ];
 
 const mermaidId = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_');

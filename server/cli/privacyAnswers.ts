@@ -2,16 +2,31 @@ import { Option, type Command } from 'commander';
 import { RETENTION } from '#shared/policy';
 import type { Db } from '../db/database.ts';
 import { extendDueDate, lockPrivacyRecord, recordResponse, recordVerifiedByTeam } from '../db/privacyAnswers.ts';
+import { privacyCourseOf, refusalOf, unfoundedResponse, type CourseRefusal } from '../db/privacyCourse.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
-import { ExitError, oneLineText, recordReason } from './arguments.ts';
+import { lockRequest } from '../db/submissions.ts';
+import { ExitError, oneLineText, recordReason, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
-import { findOne } from './done.ts';
-import { verificationOf, type PrivacyRecord, type Row } from './summary.ts';
+import type { PrivacyRecord, Row } from './summary.ts';
+
+/** A refusal of the course as the command line ends on it: exit 2 for a bad argument, else 1. */
+function exitOn(refusal: CourseRefusal): ExitError {
+  return new ExitError(refusal.message, refusal.rule === 'noBasis' || refusal.rule === 'noReason' ? 2 : 1);
+}
+
+/** The request to change, locked until the command commits; exit 1 when there is none. */
+async function findOne(db: Db, id: string): Promise<Row> {
+  const row = UUID.test(id) ? await lockRequest(db, id) : undefined;
+  if (!row) throw new ExitError(`no request ${id}`, 1);
+  return row;
+}
 
 /**
- * `respond <id>`, `verify <id>` and `extend <id>`: the team's answers to a privacy request. `respond` and
- * `extend` write the record of 11 CCR §7101 and the requester's mail into the outbox in one statement;
- * the running server sends it.
+ * `respond <id>`, `verify <id>` and `extend <id>`: the team's answers to a privacy request. Each asks the
+ * course's chart (machines/privacyCourseMachine.ts, through server/db/privacyCourse.ts) whether the step
+ * is possible from the stored record, locked, at `io.now()`, and prints its refusal when it is not.
+ * `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the outbox in
+ * one statement; the running server sends it.
  */
 export function addPrivacyCommands(program: Command, { io, withDb }: CommandContext): void {
   /** A privacy request and its record; exit 1 when there is none, 2 when the id is an invite request's. */
@@ -32,25 +47,17 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
     .option('--attach-subject', "attach everything stored about the requester as JSON (the answer to Access/Know or Data Portability); refused for an unverified request")
     .option('--by <name>', 'who responded (default: your user name)', oneLineText)
     .action(async (id: string, options: { outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean; by?: string }) => {
-      if (options.outcome !== 'complied' && !options.reason) {
-        throw new ExitError(`error: --reason is required when the outcome is ${options.outcome}: the requester is told why (11 CCR §7022, §7024)`, 2);
-      }
+      const unfounded = unfoundedResponse(options);
+      if (unfounded) throw exitOn(unfounded);
       const by = options.by ?? io.user;
       const message = await withDb('write', async (db) => {
         const { record } = await findPrivacy(db, id);
-        if (record.respondedAt) throw new ExitError(`request ${id} was already answered on ${record.respondedAt.toISOString()} (${record.outcome ?? 'no outcome'})`, 1);
-        if (options.attachSubject && !record.verifiedAt) {
-          throw new ExitError(`request ${id} is not verified: its requester's data is not sent before they confirm it is them (11 CCR §7060)`, 1);
-        }
-        // What the confirmation promised: nothing is done on an unconfirmed request to know, delete, correct
-        // or port. Denied (unverifiable, §7062) or partly (e.g. an opt-out done, the rest denied) stay open.
-        if (options.outcome === 'complied' && verificationOf(record) === 'unverified') {
-          throw new ExitError(
-            `request ${id} is not verified: a request to know, delete, correct or port is not carried out before its requester confirms it is them (11 CCR §7060). Record how they confirmed with verify ${id}, or answer --outcome denied (or partly) with the reason`,
-            1,
-          );
-        }
         const now = io.now();
+        // What the confirmation promised: nothing is done on an unconfirmed request to know, delete, correct
+        // or port (the chart's `unverified`). Denied (unverifiable, §7062) or partly stay open.
+        const event = { type: 'respond', outcome: options.outcome, reason: options.reason, attachSubject: options.attachSubject ?? false, by, at: now.toISOString() } as const;
+        const refusal = refusalOf(id, privacyCourseOf(record, now), event);
+        if (refusal) throw exitOn(refusal);
         // One statement: the record, the request marked handled, and the outcome mail in the outbox.
         const answered = await recordResponse(db, id, { at: now, outcome: options.outcome, ...(options.reason ? { reason: options.reason } : {}), by, attachSubject: options.attachSubject ?? false });
         // another respond may have answered it between the look-up and this statement
@@ -68,15 +75,12 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
       const message = await withDb('write', async (db) => {
         const { record } = await findPrivacy(db, id);
         // An identity check is a step before the response, within the time the law gives (§7021(b)).
-        if (record.respondedAt) {
-          throw new ExitError(`request ${id} was already answered on ${record.respondedAt.toISOString()} (${record.outcome ?? 'no outcome'}): there is nothing left to verify it for`, 1);
-        }
-        if (io.now() >= record.dueAt) {
-          throw new ExitError(`request ${id} was due on ${record.dueAt.toISOString().slice(0, 10)}: verify records an identity check before the due date; answer it with respond`, 1);
-        }
-        if (record.verifiedAt) return `request ${id} was already verified on ${record.verifiedAt.toISOString()}`;
+        const now = io.now();
+        const refusal = refusalOf(id, privacyCourseOf(record, now), { type: 'verify', by: 'team', at: now.toISOString() });
+        if (refusal?.rule === 'verifiedAlready') return refusal.message;
+        if (refusal) throw exitOn(refusal);
         // One statement: the record, and the links of its confirmation, which now say it is already confirmed.
-        const verified = await recordVerifiedByTeam(db, id, io.now());
+        const verified = await recordVerifiedByTeam(db, id, now);
         if (!verified) return `request ${id} was verified meanwhile: see show ${id}`;
         return `request ${id} verified`;
       });
@@ -91,10 +95,9 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
     .action(async (id: string, options: { reason: string }) => {
       const message = await withDb('write', async (db) => {
         const { record } = await findPrivacy(db, id);
-        if (record.extendedAt) throw new ExitError(`request ${id} was already extended on ${record.extendedAt.toISOString()}: the regulations allow one extension`, 1);
-        if (record.respondedAt) throw new ExitError(`request ${id} was already answered`, 1);
         const now = io.now();
-        if (now > record.dueAt) throw new ExitError(`request ${id} was due on ${record.dueAt.toISOString().slice(0, 10)}: an extension must be noticed before then`, 1);
+        const refusal = refusalOf(id, privacyCourseOf(record, now), { type: 'extend', reason: options.reason, at: now.toISOString() });
+        if (refusal) throw exitOn(refusal);
         const dueAt = await extendDueDate(db, id, { at: now, reason: options.reason });
         if (!dueAt) throw new ExitError(`request ${id} was extended or answered meanwhile: see show ${id}`, 1);
         return `request ${id} now due ${dueAt.toISOString().slice(0, 10)}; the notice with the reason goes out with the server's outbox`;

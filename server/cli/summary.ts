@@ -1,4 +1,5 @@
-import { VERIFIED_REQUEST_TYPES, type SubmissionKind } from '#shared/submission';
+import { needsVerification } from '#machines/privacyCourseMachine';
+import type { SubmissionKind } from '#shared/submission';
 import type { privacyRecords, PrivacyOutcome, ReviewState, submissions } from '../db/schema.ts';
 
 /** A request as the command line shows it: `list --json` and `export --format json` print these. */
@@ -33,10 +34,13 @@ export interface RequestSummary {
 export type Row = typeof submissions.$inferSelect;
 export type PrivacyRecord = typeof privacyRecords.$inferSelect;
 
-/** Whether a privacy request's identity check is done, due, or not needed (only opt-out or other types). */
+/**
+ * Whether a privacy request's identity check is done, due, or not needed (only opt-out or other types):
+ * the identity of the course's chart (machines/privacyCourseMachine.ts), `verified`, `unverified` or `notNeeded`.
+ */
 export function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['verification']> {
   if (record.verifiedAt) return 'verified';
-  return record.requestTypes.some((type) => (VERIFIED_REQUEST_TYPES as readonly string[]).includes(type)) ? 'unverified' : 'not needed';
+  return needsVerification(record.requestTypes) ? 'unverified' : 'not needed';
 }
 
 const DAY_MS = 86_400_000;

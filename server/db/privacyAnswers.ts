@@ -39,7 +39,9 @@ export async function lockPrivacyRecord(db: Db, id: string): Promise<PrivacyReco
 
 /**
  * The team's `respond`, in one statement: the record of 11 CCR §7101, the request marked handled, its
- * verification links deleted, and the outcome mail in the outbox.
+ * verification links deleted, and the outcome mail in the outbox. Whether the response may be given
+ * (its basis, the identity it needs) is the course's chart's to say (server/db/privacyCourse.ts
+ * `refusalOf`); the where-clause only holds the state it was asked from: unanswered.
  * @returns false when the request was answered already (by another `respond` in between)
  */
 export async function recordResponse(
@@ -70,15 +72,17 @@ export async function recordResponse(
 
 /**
  * The team's `verify`, in one statement: the record says the requester confirmed it is them (11 CCR
- * §7060), and the links of its confirmation now say it is already confirmed.
- * @returns false when it was verified, answered or due meanwhile
+ * §7060), and the links of its confirmation now say it is already confirmed. Whether it may (before the
+ * due date, not answered) is the course's chart's to say (server/db/privacyCourse.ts `refusalOf`); the
+ * where-clause only holds the state it was asked from, unverified and unanswered.
+ * @returns false when it was verified or answered meanwhile
  */
 export async function recordVerifiedByTeam(db: Db, id: string, at: Date): Promise<boolean> {
   const now = at.toISOString();
   const result = await db.execute(sql`
           with verified as (
             update ${privacyRecords} set verified_at = ${now}::timestamptz, verified_by = 'team'
-            where id = ${id} and verified_at is null and responded_at is null and due_at > ${now}::timestamptz
+            where id = ${id} and verified_at is null and responded_at is null
             returning id
           ),
           used as (
@@ -91,7 +95,9 @@ export async function recordVerifiedByTeam(db: Db, id: string, at: Date): Promis
 
 /**
  * The team's `extend` (11 CCR §7021(b)), in one statement: the due date moved
- * `RETENTION.privacyResponseDays` days on, once, with its reason, and the notice in the outbox.
+ * `RETENTION.privacyResponseDays` days on, once, with its reason, and the notice in the outbox. Whether
+ * it may (once, before the due date) is the course's chart's to say (server/db/privacyCourse.ts
+ * `refusalOf`); the where-clause only holds the state it was asked from: not extended, unanswered.
  * @returns the new due date; undefined when it was extended or answered meanwhile
  */
 export async function extendDueDate(db: Db, id: string, extension: { at: Date; reason: string }): Promise<Date | undefined> {

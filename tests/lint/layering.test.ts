@@ -49,6 +49,9 @@ describe('layering enforced by lint', () => {
     ['server/db/example.ts', "import { inviteMachine } from '#machines/inviteMachine';"],
     ['server/cli/example.ts', "import { inviteReviewMachine } from '../../machines/inviteReviewMachine';"],
     ['machines/inviteReviewMachine.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';"],
+    ['server/db/example.ts', "import { verifyMachine } from '#machines/verifyMachine';"],
+    ['server/cli/example.ts', "import { privacyCourseMachine } from '../../machines/privacyCourseMachine.ts';"],
+    ['machines/privacyCourseMachine.ts', "import { SUBMIT_TIMEOUT_MS } from '@/config/site';"],
   ])('%s may not: %s', async (file, code) => {
     const errors = await layeringErrors(file, `${code}\nexport {};\n`);
     expect(errors).toHaveLength(1);
@@ -70,6 +73,7 @@ describe('layering enforced by lint', () => {
     ['server/db/example.ts', "import * as schema from './schema.ts';\nimport { MAIL_LIMITS } from '../limits.ts';"],
     ['server/db/example.ts', "import { inviteReviewMachine } from '#machines/inviteReviewMachine';\nimport { privacyCourseMachine } from '#machines/privacyCourseMachine';"],
     ['machines/inviteReviewMachine.ts', "import { setup } from 'xstate';\nimport type { SubmissionBody } from '#shared/submission';"],
+    ['machines/privacyCourseMachine.ts', "import { setup } from 'xstate';\nimport { RETENTION } from '#shared/policy';"],
   ])('%s may: its allowed imports', async (file, code) => {
     expect(await layeringErrors(file, `${code}\nexport {};\n`)).toEqual([]);
   });
