@@ -59,7 +59,7 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
         const refusal = refusalOf(id, privacyCourseOf(record, now), event);
         if (refusal) throw exitOn(refusal);
         // One statement: the record, the request marked handled, and the outcome mail in the outbox.
-        const answered = await recordResponse(db, id, { at: now, outcome: options.outcome, ...(options.reason ? { reason: options.reason } : {}), by, attachSubject: options.attachSubject ?? false });
+        const answered = await recordResponse(db, id, { at: now, outcome: options.outcome, ...(options.reason ? { reason: options.reason } : {}), by, attachSubject: options.attachSubject ?? false, events: io.events ?? false });
         // another respond may have answered it between the look-up and this statement
         if (!answered) throw new ExitError(`request ${id} was answered meanwhile: see show ${id}`, 1);
         return `request ${id} answered (${options.outcome}) by ${by}; the outcome mail${options.attachSubject ? ', with their data attached,' : ''} goes out with the server's outbox`;

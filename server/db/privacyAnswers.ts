@@ -39,7 +39,8 @@ export async function lockPrivacyRecord(db: Db, id: string): Promise<PrivacyReco
 
 /**
  * The team's `respond`, in one statement: the record of 11 CCR §7101, the request marked handled, its
- * verification links deleted, and the outcome mail in the outbox. Whether the response may be given
+ * verification links deleted, the outcome mail in the outbox, and with `events` the signed
+ * `privacy.responded` event (its data: the request's id and types, the outcome and when; no name, no email). Whether the response may be given
  * (its basis, the identity it needs) is the course's chart's to say (server/db/privacyCourse.ts
  * `refusalOf`); the where-clause only holds the state it was asked from: unanswered.
  * @returns false when the request was answered already (by another `respond` in between)
@@ -47,20 +48,27 @@ export async function lockPrivacyRecord(db: Db, id: string): Promise<PrivacyReco
 export async function recordResponse(
   db: Db,
   id: string,
-  answer: { at: Date; outcome: PrivacyOutcome; reason?: string; by: string; attachSubject: boolean },
+  answer: { at: Date; outcome: PrivacyOutcome; reason?: string; by: string; attachSubject: boolean; events?: boolean },
 ): Promise<boolean> {
+  const at = answer.at.toISOString();
   const result = await db.execute(sql`
           with answered as (
-            update ${privacyRecords} set responded_at = ${answer.at.toISOString()}::timestamptz, outcome = ${answer.outcome},
+            update ${privacyRecords} set responded_at = ${at}::timestamptz, outcome = ${answer.outcome},
               outcome_reason = ${answer.reason ?? null}, responded_by = ${answer.by}
             where id = ${id} and responded_at is null
-            returning id
+            returning id, request_types
+          ),
+          event as (
+            insert into ${deliveries} (submission_id, channel, event, created_at, payload)
+            select id, 'event', 'privacy.responded', ${at}::timestamptz,
+              jsonb_build_object('requestId', id, 'requestTypes', to_jsonb(request_types), 'outcome', ${answer.outcome}::text, 'respondedAt', ${at}::text)
+            from answered where ${answer.events ?? false}
           ),
           spent as (
             delete from ${privacyVerifications} where request_id in (select id from answered)
           ),
           handled as (
-            update ${submissions} set handled_at = ${answer.at.toISOString()}::timestamptz, handled_by = ${answer.by},
+            update ${submissions} set handled_at = ${at}::timestamptz, handled_by = ${answer.by},
               handled_note = ${`${answer.outcome}${answer.reason ? `: ${answer.reason}` : ''}`}
             where id in (select id from answered)
           )

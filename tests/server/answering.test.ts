@@ -113,6 +113,18 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     expect(await run(['extend', late, '--reason', 'In time'], new Date(due.getTime() - 1))).toBe(0);
   });
 
+  it('writes the signed privacy.responded event with the response, only when the events webhook is set, with no name or email in it', async () => {
+    const withEvents = teamCli(() => database, { events: true });
+    const [a, b] = [await store(privacyRequest('Opt-Out', 'lin@example.com')), await store(privacyRequest('Opt-Out', 'max@example.com'))];
+    const at = new Date();
+    expect(await withEvents.run(['respond', a, '--outcome', 'complied'], at)).toBe(0);
+    expect(await run(['respond', b, '--outcome', 'complied'], at)).toBe(0);
+    const events = await database.db.select().from(deliveries).where(eq(deliveries.channel, 'event'));
+    expect(events.map((row) => ({ submissionId: row.submissionId, event: row.event, createdAt: row.createdAt, payload: row.payload }))).toEqual([
+      { submissionId: a, event: 'privacy.responded', createdAt: at, payload: { requestId: a, requestTypes: ['Opt-Out'], outcome: 'complied', respondedAt: at.toISOString() } },
+    ]);
+  });
+
   it('refuses escape codes and direction overrides in done --by and --note (exit 2), marking nothing', async () => {
     const invite = await store(submissionBody());
     for (const argv of [
