@@ -1,40 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createActor,
-  fromPromise,
-  getInitialMicrosteps,
-  pathToStateValue,
-  type AnyEventObject,
-  type AnyMachineSnapshot,
-  type AnyStateMachine,
-  type AnyStateNode,
-  type AnyTransitionDefinition,
-} from 'xstate';
-import { evaluateGuard } from 'xstate/guards';
+import { createActor, fromPromise, getInitialMicrosteps, type AnyMachineSnapshot, type AnyTransitionDefinition } from 'xstate';
 import { stateNodesOf, transitionKey, transitionsOf } from '../../scripts/machineGraph';
 import { generatePaths, models, type Model } from './models';
-
-/**
- * The eventless (`always`) transitions XState takes from `snapshot`: for each active atomic state, the
- * first one, from the state up through its ancestors, whose guard holds. Public API only: the state
- * nodes' `always` and `parent`, `snapshot.matches`, and `evaluateGuard` of `xstate/guards`.
- */
-function eventlessTaken(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: AnyEventObject): AnyTransitionDefinition[] {
-  const active = (node: AnyStateNode) => snapshot.matches(pathToStateValue(node.path));
-  const atomic = stateNodesOf(machine).filter((node) => node.path.length > 0 && Object.keys(node.states).length === 0 && active(node));
-  const taken = new Set<AnyTransitionDefinition>();
-  for (const leaf of atomic) {
-    search: for (let node: AnyStateNode | undefined = leaf; node; node = node.parent) {
-      for (const t of node.always ?? []) {
-        if (!t.guard || evaluateGuard(t.guard, snapshot.context, event, snapshot)) {
-          taken.add(t);
-          break search;
-        }
-      }
-    }
-  }
-  return [...taken];
-}
+import { eventlessTaken } from '../support/chartWalk';
 
 /**
  * Replays every generated path on a fresh actor (its invoked actors replaced by ones that never settle,

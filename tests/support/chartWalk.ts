@@ -29,18 +29,25 @@ export interface ChartPath<TEvent extends AnyEventObject = AnyEventObject> {
 
 /**
  * The shortest path to every state that `stateOf` tells apart, from each of `inputs`, over the sample
- * `events` the chart takes (`snapshot.can`).
+ * `events` the chart takes (`snapshot.can`). A `stateOf` that also tells apart the event and the state
+ * before (`[previous?.value, event?.type, snapshot.value]`) gives every transition a path of its own, for
+ * a chart whose context does not tell them apart.
  */
 export function chartPaths<TEvent extends AnyEventObject>(
   machine: AnyStateMachine,
-  options: { inputs: unknown[]; events: TEvent[]; stateOf: (snapshot: AnyMachineSnapshot) => unknown },
+  options: {
+    inputs: unknown[];
+    events: TEvent[];
+    stateOf: (snapshot: AnyMachineSnapshot, event: AnyEventObject | undefined, previous: AnyMachineSnapshot | undefined) => unknown;
+  },
 ): Array<ChartPath<TEvent>> {
   return options.inputs.flatMap((input) =>
     getShortestPaths(machine, {
       input,
       events: options.events,
       filterEvents: (snapshot, event) => (snapshot as AnyMachineSnapshot).can(event),
-      serializeState: (snapshot) => JSON.stringify(options.stateOf(snapshot as AnyMachineSnapshot)),
+      serializeState: (snapshot, event, previous) =>
+        JSON.stringify(options.stateOf(snapshot as AnyMachineSnapshot, event as AnyEventObject | undefined, previous as AnyMachineSnapshot | undefined)),
     }).map((path) => {
       const events = path.steps.slice(1).map((step) => step.event as TEvent); // the first step is xstate.init
       return { input, events, title: events.map((event) => event.type).join(' → ') || '(start)' };
@@ -49,7 +56,7 @@ export function chartPaths<TEvent extends AnyEventObject>(
 }
 
 /** The eventless (`always`) transitions taken from `snapshot`: per active atomic state, the first enabled one from it up. */
-function eventlessTaken(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: AnyEventObject): AnyTransitionDefinition[] {
+export function eventlessTaken(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: AnyEventObject): AnyTransitionDefinition[] {
   const active = (node: AnyStateNode) => snapshot.matches(pathToStateValue(node.path));
   const atomic = stateNodesOf(machine).filter((node) => node.path.length > 0 && Object.keys(node.states).length === 0 && active(node));
   const taken = new Set<AnyTransitionDefinition>();
