@@ -123,8 +123,8 @@ export async function addCohort(db: Db, cohort: { name: string; startsOn: string
  * and writes nothing. Otherwise one statement writes everything the decision causes: the new state
  * (and cohort), the request marked decided (or open again when reopened) with the team's word on it
  * (`handled_note`: the note, else the reason), a timeline entry per request with who, when and why (and
- * the note, when given), the applicant's mail (none for spam or reopen), and, with `events`, the
- * signed event for machines (server/outbox/), so a decision is never recorded without its mail, nor
+ * the note, when given), the applicant's mail (none for spam or reopen) in place of an earlier decision's
+ * mail still waiting, and, with `events`, the signed event for machines (server/outbox/), so a decision is never recorded without its mail, nor
  * mailed without its record. Call it inside the team's write transaction (server/db/teamTransaction.ts).
  * @returns the requests moved, in the order given
  * @throws {@link DecisionRefusedError} naming each request the chart refuses, an unknown request or a
@@ -178,6 +178,13 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
         handled_by = ${to === 'received' ? null : input.by}, handled_note = ${to === 'received' ? null : (note ?? reason)}
       from d where s.id = d.id
       returning s.id, s.body, d.from_state
+    ),
+    superseded as (
+      -- the applicant hears only the latest decision: an earlier decision's mail not yet sent (and not
+      -- being sent) goes; the timeline keeps the decision, and its signed event still goes out
+      delete from ${deliveries} w using moved
+      where w.submission_id = moved.id and w.channel = 'mail' and w.message in ('invite-accepted', 'invite-waitlisted', 'invite-declined')
+        and w.delivered_at is null and w.failed_at is null and (w.locked_until is null or w.locked_until < now())
     ),
     entries as (
       insert into ${timeline} (submission_id, at, action, from_state, to_state, actor, reason, cohort_id)

@@ -157,4 +157,19 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(await run(['cohort', 'list'])).toBe(0);
     expect(io.out[0]).toMatch(/Cohort 3\s+2027-01-15\s+0\s+no limit/);
   });
+
+  it('mails only the latest decision: a decision mail not yet sent goes when another decision follows; the timeline and the events keep both', async () => {
+    const [a, b] = [await store(), await store()];
+    expect(await run(['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15'])).toBe(0);
+    expect(await run(['waitlist', a])).toBe(0);
+    expect(await run(['accept', a, '--cohort', 'Cohort 3'])).toBe(0);
+    expect(await run(['decline', b, '--reason', 'Not yet'])).toBe(0);
+    expect(await run(['reopen', b])).toBe(0);
+    const { deliveries: rows, timeline: entries } = await snapshot([a, b]);
+    const decisionMails = (id: string) => rows.filter((row) => row.submissionId === id && row.channel === 'mail' && row.message !== 'invite-acknowledgment').map((row) => row.message);
+    expect(decisionMails(a)).toEqual(['invite-accepted']);
+    expect(decisionMails(b)).toEqual([]);
+    expect(rows.filter((row) => row.channel === 'event').map((row) => row.event).sort()).toEqual(['invite.accepted', 'invite.declined', 'invite.waitlisted']);
+    expect(entries.map((entry) => entry.action).sort()).toEqual(['accepted', 'declined', 'reopened', 'waitlisted']);
+  });
 });
