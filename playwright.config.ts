@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import {
   E2E_ANALYTICS_PGLITE_DIR,
+  E2E_EVENTS_FILE,
+  E2E_EVENTS_SECRET,
+  E2E_EVENTS_URL,
   E2E_POSTHOG_HOST,
   E2E_SITE_MAIL_DIR,
   E2E_SITE_PGLITE_DIR,
@@ -107,14 +110,19 @@ export default defineConfig({
   ],
   webServer: [
     {
-      // the team's webhook receiver: the `site` server announces every stored request to it
-      command: `rm -f ${E2E_WEBHOOK_FILE} && npx tsx tests/e2e/webhookReceiver.ts`,
+      // the team's webhook receiver: the `site` server announces every stored request to it, and sends it its signed decision events
+      command: `rm -f ${E2E_WEBHOOK_FILE} ${E2E_EVENTS_FILE} && npx tsx tests/e2e/webhookReceiver.ts`,
       url: `http://127.0.0.1:${E2E_WEBHOOK_PORT}/`,
       reuseExistingServer: false,
       timeout: 30_000,
       stdout: 'pipe' as const,
     },
-    server('site', SITE_PORT, { VITE_POSTHOG_KEY: '', SONDE_ANNOUNCE_WEBHOOK_URL: E2E_WEBHOOK_URL }),
+    server('site', SITE_PORT, {
+      VITE_POSTHOG_KEY: '',
+      SONDE_ANNOUNCE_WEBHOOK_URL: E2E_WEBHOOK_URL,
+      SONDE_EVENTS_WEBHOOK_URL: E2E_EVENTS_URL,
+      SONDE_EVENTS_WEBHOOK_SECRET: E2E_EVENTS_SECRET,
+    }),
     {
       // the requesters' mailbox: the `analytics` server mails there (tests/e2e/verify.spec.ts)
       command: `rm -rf ${E2E_SMTP_DIR} && npx tsx tests/e2e/smtpReceiver.ts`,

@@ -8,6 +8,15 @@ export const E2E_WEBHOOK_PORT = 4183;
 export const E2E_WEBHOOK_URL = `http://127.0.0.1:${E2E_WEBHOOK_PORT}/hook`;
 export const E2E_WEBHOOK_FILE = '.e2e/webhook/deliveries.jsonl';
 
+/**
+ * The signed decision events of the `site` server (`SONDE_EVENTS_WEBHOOK_URL`) go to the same receiver,
+ * which writes each one's headers and raw body to E2E_EVENTS_FILE. The secret is a test value, not a key of
+ * any deployment.
+ */
+export const E2E_EVENTS_URL = `http://127.0.0.1:${E2E_WEBHOOK_PORT}/events`;
+export const E2E_EVENTS_FILE = '.e2e/webhook/events.jsonl';
+export const E2E_EVENTS_SECRET = `whsec_${Buffer.from('sonde e2e test secret, 32 bytes!').toString('base64')}`;
+
 /** Where the `site` e2e server writes its mail as .eml files (no SMTP server set: as a fresh clone does). */
 export const E2E_SITE_MAIL_DIR = '.e2e/mail-site';
 

@@ -7,7 +7,17 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import postgres from 'postgres';
 import { postHogAnswer } from '../../scripts/posthogStandIn';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
-import { E2E_ANALYTICS_PGLITE_DIR, E2E_POSTHOG_HOST, E2E_SITE_MAIL_DIR, E2E_SITE_PGLITE_DIR, E2E_SMTP_DIR, E2E_WEBHOOK_FILE } from './constants';
+import {
+  E2E_ANALYTICS_PGLITE_DIR,
+  E2E_EVENTS_FILE,
+  E2E_EVENTS_SECRET,
+  E2E_EVENTS_URL,
+  E2E_POSTHOG_HOST,
+  E2E_SITE_MAIL_DIR,
+  E2E_SITE_PGLITE_DIR,
+  E2E_SMTP_DIR,
+  E2E_WEBHOOK_FILE,
+} from './constants';
 
 /** The IP the intercepted lookup service answers in e2e runs (TEST-NET-3). */
 export const E2E_CLIENT_IP = '203.0.113.9';
@@ -98,7 +108,11 @@ export async function fillInviteForm(page: Page, email: string) {
  * @throws the command's failure, with its exit code and output
  */
 export async function teamCommand(args: string[], server: 'site' | 'analytics' = 'site'): Promise<string> {
-  const env = server === 'site' ? { SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR } : { SONDE_PGLITE_DIR: E2E_ANALYTICS_PGLITE_DIR, DATABASE_URL: '' };
+  // the site server's settings that a command writing on its own (on PostgreSQL) needs: its decisions' signed events
+  const env =
+    server === 'site'
+      ? { SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR, SONDE_EVENTS_WEBHOOK_URL: E2E_EVENTS_URL, SONDE_EVENTS_WEBHOOK_SECRET: E2E_EVENTS_SECRET }
+      : { SONDE_PGLITE_DIR: E2E_ANALYTICS_PGLITE_DIR, DATABASE_URL: '' };
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', ...args], { env: { ...process.env, ...env } });
   return stdout;
 }
@@ -123,6 +137,21 @@ export async function storedIdOf(email: string, server: 'site' | 'analytics' = '
   const mine = (await requestsList(server)).filter((request) => request.email === email.toLowerCase());
   expect(mine, `one request stored under ${email}`).toHaveLength(1);
   return mine[0]!.id;
+}
+
+/** The signed decision events the local receiver got (headers and raw body), waiting up to `timeoutMs` for `count` about `requestId`. */
+export async function decisionEvents(requestId: string, count = 1, timeoutMs = 10_000): Promise<Array<{ headers: Record<string, string>; body: string }>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await readFile(E2E_EVENTS_FILE, 'utf8').catch(() => '');
+    const mine = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { headers: Record<string, string>; body: string })
+      .filter((event) => (JSON.parse(event.body) as { data: { requestId?: string } }).data.requestId === requestId);
+    if (mine.length >= count || Date.now() > end) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The webhook deliveries the local receiver got, waiting up to `timeoutMs` for one about `submissionId`. */
