@@ -152,3 +152,12 @@ export const MAIL_REPLY_TIMEOUT_MS = 10 * 60_000;
  * attempt retried later, as the same message.
  */
 export const MAIL_DELIVERY_DEADLINE_MS = 15 * 60_000;
+
+/** How long a team member's enrollment link is good, in ms (24 h); it is also good for one passkey only. */
+export const TEAM_ENROLLMENT_TTL_MS = 24 * 60 * 60_000;
+
+/** A console session ends after this long without a call, in ms (12 h). */
+export const TEAM_SESSION_IDLE_MS = 12 * 60 * 60_000;
+
+/** A console session ends this long after sign-in whatever its use, in ms (7 days). */
+export const TEAM_SESSION_MAX_MS = 7 * 24 * 60 * 60_000;

@@ -10,6 +10,8 @@ export interface CommandContext {
     mailDir?: string;
     /** write the signed decision events too (`SONDE_EVENTS_WEBHOOK_URL` is set) */
     events?: boolean;
+    /** the site's public origin (server/config.ts `publicOriginOf`): where enrollment links point */
+    publicOrigin?: string;
   };
   /** Runs the command's reads and writes as one transaction (server/db/teamTransaction.ts `inTeamTransaction`). */
   withDb: <T>(mode: 'read' | 'write', work: (db: Db) => Promise<T>) => Promise<T>;

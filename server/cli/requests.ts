@@ -5,7 +5,7 @@
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { eventsEnabled, readConfig, type ServerConfig } from '../config.ts';
+import { eventsEnabled, publicOriginOf, readConfig, type ServerConfig } from '../config.ts';
 import { inTeamTransaction } from '../db/teamTransaction.ts';
 import { ExitError } from './arguments.ts';
 import { connectForTeam, type TeamConnection } from './connect.ts';
@@ -14,6 +14,7 @@ import { addDecisionCommands } from './decisions.ts';
 import { addPrivacyCommands } from './privacyAnswers.ts';
 import { addReadCommands } from './read.ts';
 import { addRetentionCommands } from './retention.ts';
+import { addTeamCommands } from './team.ts';
 import { askRunningServer } from './teamChannel.ts';
 
 export type { RequestSummary } from './summary.ts';
@@ -36,6 +37,8 @@ export function requestsProgram(io: {
   mailDir?: string;
   /** write the signed decision events too (`SONDE_EVENTS_WEBHOOK_URL` is set) */
   events?: boolean;
+  /** the site's public origin: where `team add` and `team link` point the enrollment link */
+  publicOrigin?: string;
 }): Command {
   const withDb: CommandContext['withDb'] = async (mode, work) => {
     const connection = await io.connect();
@@ -53,6 +56,7 @@ export function requestsProgram(io: {
   addDecisionCommands(program, context);
   addPrivacyCommands(program, context);
   addRetentionCommands(program, context);
+  addTeamCommands(program, context);
   return program;
 }
 
@@ -70,6 +74,7 @@ export async function runRequests(
     user?: string;
     mailDir?: string;
     events?: boolean;
+    publicOrigin?: string;
   },
 ): Promise<number> {
   const program = requestsProgram({
@@ -79,6 +84,7 @@ export async function runRequests(
     user: io.user ?? userInfo().username,
     ...(io.mailDir ? { mailDir: io.mailDir } : {}),
     ...(io.events ? { events: io.events } : {}),
+    ...(io.publicOrigin ? { publicOrigin: io.publicOrigin } : {}),
   });
   // every command, sub-commands included (`cohort add`): errors reach the caller, output goes to io
   const override = (command: Command) => {
@@ -144,7 +150,15 @@ export async function runTeamCommandLine(
       return answer.code;
     }
   }
-  return runRequests(argv, { connect: () => connectForTeam(config), mailDir: config.mail.emlDir, events: eventsEnabled(config), user, out: io.out, err: io.err });
+  return runRequests(argv, {
+    connect: () => connectForTeam(config),
+    mailDir: config.mail.emlDir,
+    events: eventsEnabled(config),
+    publicOrigin: publicOriginOf(config, config.port),
+    user,
+    out: io.out,
+    err: io.err,
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -4,3 +4,4 @@
 export * from './schema/requests.ts';
 export * from './schema/outbox.ts';
 export * from './schema/privacy.ts';
+export * from './schema/team.ts';

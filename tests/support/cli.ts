@@ -6,9 +6,10 @@ import { runRequests } from '../../server/cli/requests.ts';
  * The team's command line (`npm run requests`, server/cli/requests.ts) on `database()`, in-process:
  * `run(argv, now)` resolves with the exit code; what it printed is in `io.out` / `io.err`, emptied at
  * each run. `user` is who it runs as (`--by`'s default); `mailDir` the server's `.eml` directory;
- * `events`: decisions write their signed event too (as with `SONDE_EVENTS_WEBHOOK_URL` set).
+ * `events`: decisions write their signed event too (as with `SONDE_EVENTS_WEBHOOK_URL` set); `publicOrigin`:
+ * where enrollment links point.
  */
-export function teamCli(database: () => Database, options: { user?: string; mailDir?: string; events?: boolean } = {}) {
+export function teamCli(database: () => Database, options: { user?: string; mailDir?: string; events?: boolean; publicOrigin?: string } = {}) {
   const io = { out: [] as string[], err: [] as string[] };
   const run = (argv: string[], now = new Date()) => {
     io.out.length = 0;
@@ -21,6 +22,7 @@ export function teamCli(database: () => Database, options: { user?: string; mail
       user: options.user ?? 'kim',
       ...(options.mailDir ? { mailDir: options.mailDir } : {}),
       ...(options.events ? { events: options.events } : {}),
+      ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
     });
   };
   return { io, run };

@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, customType, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** PostgreSQL `bytea`, as a Node Buffer. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * The team members who may use the console at `/team`. Added, linked and removed only by the command line
+ * on the server (`requests team add|link|remove`), the root of trust. A removed member keeps its row
+ * (`removed_at`), so the audit still names who did what; its passkeys, enrollment links and sessions are
+ * deleted.
+ */
+export const teamMembers = pgTable('team_members', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** lower-cased */
+  email: text('email').notNull().unique(),
+  name: text('name'),
+  /** the WebAuthn user handle: 32 random bytes, base64url; not the email, which a passkey would carry */
+  webauthnUserId: text('webauthn_user_id').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** who added it: the operating-system user of the command line */
+  createdBy: text('created_by').notNull(),
+  removedAt: timestamp('removed_at', { withTimezone: true }),
+});
+
+/** A member's passkeys (WebAuthn credentials), registered through an enrollment link. */
+export const teamPasskeys = pgTable(
+  'team_passkeys',
+  {
+    /** the credential ID, base64url */
+    id: text('id').primaryKey(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => teamMembers.id, { onDelete: 'cascade' }),
+    /** the COSE public key */
+    publicKey: bytea('public_key').notNull(),
+    /** the authenticator's signature counter (0 for most passkeys, which do not count) */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [index('team_passkeys_member').on(table.memberId)],
+);
+
+/**
+ * Single-use enrollment links (`requests team add|link`): 32 random bytes, of which only the SHA-256 is
+ * kept, good for `TEAM_ENROLLMENT_TTL_MS` and for one passkey.
+ */
+export const teamEnrollments = pgTable(
+  'team_enrollments',
+  {
+    /** SHA-256 of the token, hex */
+    tokenSha256: text('token_sha256').primaryKey(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => teamMembers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('team_enrollments_member').on(table.memberId)],
+);
+
+/**
+ * The console's sessions, kept in the database so that they hold across server instances: a random
+ * token in a `__Host-` cookie, of which only the SHA-256 is kept. A session ends after
+ * `TEAM_SESSION_IDLE_MS` without a call or `TEAM_SESSION_MAX_MS` after sign-in, at sign-out, and when its
+ * member is removed (deleted).
+ */
+export const teamSessions = pgTable(
+  'team_sessions',
+  {
+    tokenSha256: text('token_sha256').primaryKey(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => teamMembers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** `created_at` + `TEAM_SESSION_MAX_MS`: the absolute end */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('team_sessions_member').on(table.memberId)],
+);
+
+/** What the audit records. */
+export type TeamAuditAction =
+  | 'member added'
+  | 'member removed'
+  | 'enrollment link issued'
+  | 'passkey registered'
+  | 'signed in'
+  | 'sign-in failed'
+  | 'signed out'
+  | 'decision'
+  | 'note';
+
+/**
+ * The team's audit trail, append-only (a trigger refuses UPDATE and DELETE): who did what, to which request,
+ * when. No requester's personal data: the request's id only, never a name, an address or a reason.
+ */
+export const teamAudit = pgTable(
+  'team_audit',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** null for a failed sign-in with an unknown passkey */
+    memberId: uuid('member_id').references(() => teamMembers.id),
+    action: text('action').$type<TeamAuditAction>().notNull(),
+    /** the request acted on (not a foreign key: the audit outlives an erased request) */
+    requestId: uuid('request_id'),
+    /** what of the action is not personal: the decision's name, `cli` or `console` */
+    detail: text('detail'),
+  },
+  (table) => [
+    index('team_audit_at').on(table.at),
+    check(
+      'team_audit_action',
+      sql`${table.action} in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note')`,
+    ),
+  ],
+);

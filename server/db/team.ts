@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { sha256Hex } from './mailbox.ts';
+import { teamAudit, teamEnrollments, teamMembers, teamPasskeys, teamSessions, type TeamAuditAction } from './schema.ts';
+import { TEAM_ENROLLMENT_TTL_MS } from '../limits.ts';
+
+type Member = typeof teamMembers.$inferSelect;
+
+/** A member as `team list` shows it. */
+export interface MemberView {
+  email: string;
+  name: string | null;
+  addedAt: Date;
+  addedBy: string;
+  /** registered passkeys */
+  passkeys: number;
+  /** sessions not yet ended */
+  sessions: number;
+  /** null while a member */
+  removedAt: Date | null;
+}
+
+/** A new enrollment link's token (32 random bytes, base64url: 43 characters) and when it stops being good. */
+export interface Enrollment {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Appends one entry to the team's audit trail (append-only: server/db/functions/team_audit_append_only.sql). */
+export async function audit(db: Db, entry: { at: Date; memberId: string | null; action: TeamAuditAction; requestId?: string | null; detail?: string | null }): Promise<void> {
+  await db.insert(teamAudit).values({ at: entry.at, memberId: entry.memberId, action: entry.action, requestId: entry.requestId ?? null, detail: entry.detail ?? null });
+}
+
+/** A new single-use enrollment link for `member`, good for {@link TEAM_ENROLLMENT_TTL_MS}; only its SHA-256 is stored. */
+async function issueEnrollment(db: Db, member: Member, at: Date): Promise<Enrollment> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(at.getTime() + TEAM_ENROLLMENT_TTL_MS);
+  await db.insert(teamEnrollments).values({ tokenSha256: sha256Hex(token), memberId: member.id, createdAt: at, expiresAt });
+  await audit(db, { at, memberId: member.id, action: 'enrollment link issued', detail: 'cli' });
+  return { token, expiresAt };
+}
+
+/**
+ * `team add`: a new member (or a removed one, back), with its first enrollment link.
+ * @param member - `email` lower-cased here; `by`: the operating-system user who adds it
+ * @returns the link's token; undefined when the address is a member already (`team link` gives a new link)
+ */
+export async function addMember(db: Db, member: { email: string; name: string | null; by: string; at: Date }): Promise<Enrollment | undefined> {
+  const email = member.email.toLowerCase();
+  const [existing] = await db.select().from(teamMembers).where(eq(teamMembers.email, email)).for('update');
+  if (existing && existing.removedAt === null) return undefined;
+  const [row] = existing
+    ? await db.update(teamMembers).set({ removedAt: null, name: member.name ?? existing.name }).where(eq(teamMembers.id, existing.id)).returning()
+    : await db
+        .insert(teamMembers)
+        .values({ email, name: member.name, webauthnUserId: randomBytes(32).toString('base64url'), createdAt: member.at, createdBy: member.by })
+        .returning();
+  await audit(db, { at: member.at, memberId: row!.id, action: 'member added', detail: member.by });
+  return issueEnrollment(db, row!, member.at);
+}
+
+/**
+ * `team link`: a new enrollment link for a member (a second device, or a lost one); earlier links stay good until used or expired.
+ * @returns undefined when the address is not a member
+ */
+export async function newEnrollmentLink(db: Db, email: string, at: Date): Promise<Enrollment | undefined> {
+  const [member] = await db.select().from(teamMembers).where(and(eq(teamMembers.email, email.toLowerCase()), isNull(teamMembers.removedAt))).for('update');
+  return member ? issueEnrollment(db, member, at) : undefined;
+}
+
+/**
+ * `team remove`: the member's passkeys, enrollment links and sessions deleted (every session ends at
+ * once), the member kept as removed for the audit.
+ * @returns false when the address is not a member
+ */
+export async function removeMember(db: Db, email: string, at: Date, by: string): Promise<boolean> {
+  const [member] = await db.select().from(teamMembers).where(and(eq(teamMembers.email, email.toLowerCase()), isNull(teamMembers.removedAt))).for('update');
+  if (!member) return false;
+  await db.delete(teamSessions).where(eq(teamSessions.memberId, member.id));
+  await db.delete(teamPasskeys).where(eq(teamPasskeys.memberId, member.id));
+  await db.delete(teamEnrollments).where(eq(teamEnrollments.memberId, member.id));
+  await db.update(teamMembers).set({ removedAt: at }).where(eq(teamMembers.id, member.id));
+  await audit(db, { at, memberId: member.id, action: 'member removed', detail: by });
+  return true;
+}
+
+/** `team list`: every member, removed ones too, in the order they were added. */
+export function listMembers(db: Db, now: Date): Promise<MemberView[]> {
+  return db
+    .select({
+      email: teamMembers.email,
+      name: teamMembers.name,
+      addedAt: teamMembers.createdAt,
+      addedBy: teamMembers.createdBy,
+      passkeys: sql<number>`(select count(*)::int from ${teamPasskeys} p where p.member_id = "team_members"."id")`,
+      sessions: sql<number>`(select count(*)::int from ${teamSessions} s where s.member_id = "team_members"."id" and s.expires_at > ${now.toISOString()}::timestamptz)`,
+      removedAt: teamMembers.removedAt,
+    })
+    .from(teamMembers)
+    .orderBy(asc(teamMembers.createdAt), asc(teamMembers.email));
+}
