@@ -93,13 +93,13 @@ export function addReadCommands(program: Command, { io, withDb }: CommandContext
     .action(async (options: { format: 'csv' | 'json'; kind?: SubmissionKind }) => {
       const rows = await withDb('read', (db) => exportRequests(db, options.kind));
       if (options.format === 'json') {
-        return io.out(jsonForTerminal(rows.map((row) => ({ ...summary(row, io.now()), data: row.body.data }))));
+        return io.out(jsonForTerminal(rows.map(({ row, cohort }) => ({ ...summary(row, io.now(), null, { cohort, duplicateOf: null }), data: row.body.data }))));
       }
-      const columns = ['id', 'kind', 'receivedAt', 'status', 'dueAt', 'handledAt', 'handledBy', 'note', ...DATA_FIELDS];
-      const records = rows.map((row) => {
+      const columns = ['id', 'kind', 'receivedAt', 'status', 'state', 'cohort', 'dueAt', 'handledAt', 'handledBy', 'note', ...DATA_FIELDS];
+      const records = rows.map(({ row, cohort }) => {
         const s = summary(row, io.now());
         const data = row.body.data as unknown as Record<string, unknown>;
-        return [s.id, s.kind, s.receivedAt, s.status, s.dueAt ?? '', s.handledAt ?? '', s.handledBy ?? '', s.note ?? '',
+        return [s.id, s.kind, s.receivedAt, s.status, s.state ?? '', cohort ?? '', s.dueAt ?? '', s.handledAt ?? '', s.handledBy ?? '', s.note ?? '',
           ...DATA_FIELDS.map((field) => {
             const value = data[field];
             return Array.isArray(value) ? value.join('; ') : value === undefined || value === null ? '' : String(value);

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './database.ts';
-import { deliveries, erasures, mailQuota, privacyRecords, privacyVerifications, submissions } from './schema.ts';
+import { deliveries, erasures, mailQuota, privacyRecords, privacyVerifications, submissions, timeline } from './schema.ts';
 import { MAIL_LIMITS } from '../limits.ts';
 import { mailboxOf, sha256Hex } from './mailbox.ts';
 import { historyOf } from './privacyAnswers.ts';
@@ -69,12 +69,15 @@ export function storedView(row: typeof submissions.$inferSelect): Record<string,
 
 /**
  * Everything stored about one person, by the mailbox of an email ({@link mailboxOf}: any case, `+tag`
- * or Gmail spelling): every request with its metadata, and every
+ * or Gmail spelling): every request with its metadata, every
  * delivery the requests caused (under `notifications`, the key the `subject` command
- * prints). What an Access/Know or Data Portability request is answered with
+ * prints), and the team's decisions and notes on them (`timeline`). What an Access/Know or Data Portability request is answered with
  * (`npm run requests -- subject`, and the attachment of `respond --attach-subject`).
  */
-export async function subjectExport(db: Db, email: string): Promise<{ email: string; requests: Array<Record<string, unknown>>; notifications: unknown[] }> {
+export async function subjectExport(
+  db: Db,
+  email: string,
+): Promise<{ email: string; requests: Array<Record<string, unknown>>; notifications: unknown[]; timeline: unknown[] }> {
   const normalized = email.trim().toLowerCase();
   const rows = await db.select().from(submissions).where(eq(submissions.mailbox, mailboxOf(email))).orderBy(desc(submissions.receivedAt));
   const sent = await db
@@ -82,8 +85,9 @@ export async function subjectExport(db: Db, email: string): Promise<{ email: str
     .from(deliveries)
     .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
     .where(eq(submissions.mailbox, mailboxOf(email)));
+  const entries = rows.length ? await db.select().from(timeline).where(inArray(timeline.submissionId, rows.map((row) => row.id))).orderBy(asc(timeline.at), asc(sql`${timeline.action} = 'note'`)) : [];
   // a mail not delivered yet is kept rendered, with a live verification link: not for the team's terminal
-  return { email: normalized, requests: rows.map(storedView), notifications: sent.map(({ delivery }) => ({ ...delivery, rendered: undefined })) };
+  return { email: normalized, requests: rows.map(storedView), notifications: sent.map(({ delivery }) => ({ ...delivery, rendered: undefined })), timeline: entries };
 }
 
 /** The ids of every delivery of the requests stored under the mailbox of `email` ({@link mailboxOf}): `erase` deletes their .eml files. */
@@ -124,6 +128,8 @@ export interface RequesterRequest {
   dueAt?: string;
   /** when the request was handled (ISO 8601); absent while open */
   handledAt?: string;
+  /** invite requests: where the team's review stands (received, waitlisted, accepted, declined, spam) */
+  state?: string;
   /** every field they sent (spec §7.1), metadata included */
   data: SubmissionBody['data'];
   /** privacy requests: the record of 11 CCR §7101, oldest first, without the team member's name */
@@ -153,6 +159,7 @@ export async function requesterExport(db: Db, email: string): Promise<{ email: s
         receivedAt: row.receivedAt.toISOString(),
         ...(row.dueAt ? { dueAt: (record?.dueAt ?? row.dueAt).toISOString() } : {}),
         ...(row.handledAt ? { handledAt: row.handledAt.toISOString() } : {}),
+        ...(row.reviewState ? { state: row.reviewState } : {}),
         data: row.body.data,
         ...(record ? { history: historyOf(record, { withTeam: false }) } : {}),
       };

@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type SubmissionKind } from '#shared/submission';
 import type { Db } from './database.ts';
-import { privacyRecords, submissions } from './schema.ts';
+import { cohorts, privacyRecords, submissions } from './schema.ts';
 import { MAIL_LIMITS } from '../limits.ts';
 import { sha256Hex } from './mailbox.ts';
 
@@ -208,9 +208,14 @@ export async function findRequest(db: Db, id: string): Promise<{ row?: Row; reco
   return { row, record };
 }
 
-/** The team's `export`: every request (of one kind, if given), newest first. */
-export function exportRequests(db: Db, kind?: SubmissionKind): Promise<Row[]> {
-  return db.select().from(submissions).where(kind ? eq(submissions.kind, kind) : undefined).orderBy(desc(submissions.receivedAt));
+/** The team's `export`: every request (of one kind, if given), newest first, with an accepted one's cohort. */
+export function exportRequests(db: Db, kind?: SubmissionKind): Promise<Array<{ row: Row; cohort: string | null }>> {
+  return db
+    .select({ row: submissions, cohort: cohorts.name })
+    .from(submissions)
+    .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
+    .where(kind ? eq(submissions.kind, kind) : undefined)
+    .orderBy(desc(submissions.receivedAt));
 }
 
 /** A request to change, locked (`for update`) until the transaction commits; undefined when there is none. */

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { historyOf } from './privacyAnswers.ts';
 import { cohorts, deliveries, privacyRecords, timeline } from './schema.ts';
@@ -24,7 +24,7 @@ export async function timelineOf(db: Db, request: { id: string; receivedAt: Date
       .from(timeline)
       .leftJoin(cohorts, eq(cohorts.id, timeline.cohortId))
       .where(eq(timeline.submissionId, request.id))
-      .orderBy(asc(timeline.at)),
+      .orderBy(asc(timeline.at), asc(sql`${timeline.action} = 'note'`)),
     db.select().from(privacyRecords).where(eq(privacyRecords.id, request.id)),
   ]);
   const entries: TimelineEntry[] = [{ event: 'received', at: at(request.receivedAt), how: 'web form' }];

@@ -147,11 +147,17 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(JSON.stringify(rows)).not.toMatch(/PRIVATE-/);
   });
 
-  it('erase deletes the timeline and the decision rows with the request; the cohort stays', async () => {
+  it('subject shows the timeline; erase deletes it and the decision rows with the request; the cohort stays', async () => {
     const id = await store({ workEmail: 'erase-me@example.com' });
     expect(await run(['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15'])).toBe(0);
     expect(await run(['accept', id, '--cohort', 'Cohort 3', '--note', 'Strong fit'])).toBe(0);
     expect((await snapshot([id])).timeline).toHaveLength(2);
+    // everything stored about the person, the team's decisions and notes on them included
+    expect(await run(['subject', '--email', 'Erase-Me@example.com'])).toBe(0);
+    expect((JSON.parse(io.out[0]!) as { timeline: Array<{ action: string; reason: string | null }> }).timeline.map((entry) => [entry.action, entry.reason])).toEqual([
+      ['accepted', null],
+      ['note', 'Strong fit'],
+    ]);
     expect(await run(['erase', '--email', 'erase-me@example.com', '--force'])).toBe(0);
     expect(await snapshot([id])).toEqual({ rows: [], timeline: [], deliveries: [] });
     expect(await run(['cohort', 'list'])).toBe(0);

@@ -271,7 +271,7 @@ describe.each(testEngines())('privacy rights with npm run requests on $name', (e
     expect(out[0]).toBe('erased 2 requests of ada@example.com; kept an erasure record (SHA-256 of the email, time, count)');
     clear();
     expect(await run(['subject', '--email', 'ada@example.com'])).toBe(0);
-    expect(JSON.parse(out[0]!)).toEqual({ email: 'ada@example.com', requests: [], notifications: [] });
+    expect(JSON.parse(out[0]!)).toEqual({ email: 'ada@example.com', requests: [], notifications: [], timeline: [] });
     expect(JSON.stringify(await database.db.select().from(submissions))).not.toMatch(/ada@example\.com/i);
     expect((await database.db.select().from(submissions)).map((r) => r.id)).toEqual([other]);
 
