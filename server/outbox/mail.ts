@@ -1,7 +1,8 @@
 import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { privacyRequestTypesOf, VERIFIED_REQUEST_TYPES } from '#shared/submission';
+import { needsVerification } from '#machines/privacyCourseMachine';
+import { privacyRequestTypesOf } from '#shared/submission';
 import { verificationLink } from '#shared/verification';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEOUT_MS, MAIL_REPLY_TIMEOUT_MS } from '../limits.ts';
@@ -187,7 +188,7 @@ export function mailChannel(
     if (delivery.message === 'privacy-confirmation') {
       const requests = delivery.covered.length > 0 ? delivery.covered : [{ id: delivery.submissionId, body: delivery.body }];
       for (const request of requests) {
-        const needsLink = privacyRequestTypesOf(request.body.data.useCaseDescription).some((type) => VERIFIED_REQUEST_TYPES.includes(type));
+        const needsLink = needsVerification(privacyRequestTypesOf(request.body.data.useCaseDescription));
         const token = needsLink ? await issueToken(request.id) : null;
         links.push(token === null ? null : verificationLink(siteUrl(), token));
       }

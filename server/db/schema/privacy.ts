@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { PrivacyOutcome, VerificationMethod } from '#machines/privacyCourseMachine';
 import { submissions } from './requests.ts';
 
-/** How the team answered a privacy request (11 CCR §7022(e), §7024): in full, not at all, or in part. */
-export type PrivacyOutcome = 'complied' | 'denied' | 'partly';
+/** How the team answered a privacy request (11 CCR §7022(e), §7024), and how its identity was confirmed (§7060): the course's chart's. */
+export type { PrivacyOutcome, VerificationMethod };
 
 /**
  * The record of each privacy request that 11 CCR §7101 asks a business to keep for 24 months: the date
@@ -47,8 +48,6 @@ export const privacyRecords = pgTable(
   ],
 );
 
-/** How a privacy request's identity was confirmed (11 CCR §7060): by its verification link, or recorded by the team. */
-export type VerificationMethod = 'link' | 'team';
 
 /**
  * The verification links of privacy requests (11 CCR §7060, §7062): one row per link mailed
