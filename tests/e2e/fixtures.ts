@@ -92,14 +92,14 @@ export async function fillInviteForm(page: Page, email: string) {
 }
 
 /**
- * Runs `npm run requests -- <args>` (server/cli/requests.ts) on the database of an e2e server: the `site`
+ * Runs `npm run requests -- <args>` (server/cli/main.ts) on the database of an e2e server: the `site`
  * server's (`DATABASE_URL` when set, else its PGlite directory) or the `analytics` server's (PGlite).
  * @returns what it printed
  * @throws the command's failure, with its exit code and output
  */
 export async function teamCommand(args: string[], server: 'site' | 'analytics' = 'site'): Promise<string> {
   const env = server === 'site' ? { SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR } : { SONDE_PGLITE_DIR: E2E_ANALYTICS_PGLITE_DIR, DATABASE_URL: '' };
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', ...args], { env: { ...process.env, ...env } });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, ...env } });
   return stdout;
 }
 
