@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
@@ -32,8 +33,8 @@ export default mergeConfig(
       hookTimeout: 30_000,
       // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, idle while a
       // server test waits on a socket, a child process or a slow SMTP peer. One per core, plus one to fill
-      // those waits.
-      maxWorkers: '150%',
+      // those waits (a percentage is capped at the number of cores: '150%' gave 2 workers on 2 cores).
+      maxWorkers: availableParallelism() + 1,
       // Explicit includes, so that tests/e2e/*.spec.ts (Playwright) is never picked up (DESIGN.md §3).
       projects: [
         {
