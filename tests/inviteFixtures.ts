@@ -30,18 +30,22 @@ export function inviteFormElement(): HTMLElement {
 export async function fillRequiredInviteFields(user: UserEvent, answers: Partial<typeof visitor> = {}) {
   const form = within(inviteFormElement());
   const values = { ...visitor, ...answers };
-  await user.type(form.getByRole('textbox', { name: 'Full name' }), values.fullName);
-  await user.type(form.getByRole('textbox', { name: 'Work email' }), values.workEmail);
-  await user.type(form.getByRole('textbox', { name: 'Role / title' }), values.roleTitle);
-  await user.type(form.getByRole('textbox', { name: 'Company' }), values.companyName);
-  await user.type(form.getByRole('textbox', { name: 'What will you build with Sonde?' }), values.useCaseDescription);
-  await user.type(form.getByRole('textbox', { name: 'Estimated monthly queries' }), values.estimatedMonthlyQueries);
-  await user.type(form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }), values.peakQPS);
-  await user.click(
-    form.getByRole('checkbox', {
-      name: 'I agree to be contacted about the beta and accept the trial terms/privacy policy.',
-    }),
-  );
+  // Every field is found before the first keystroke: typing re-renders the form, which empties jsdom's
+  // cache of computed styles, and each look-up by role and name would compute them all again.
+  const fields: Array<[HTMLElement, string]> = [
+    [form.getByRole('textbox', { name: 'Full name' }), values.fullName],
+    [form.getByRole('textbox', { name: 'Work email' }), values.workEmail],
+    [form.getByRole('textbox', { name: 'Role / title' }), values.roleTitle],
+    [form.getByRole('textbox', { name: 'Company' }), values.companyName],
+    [form.getByRole('textbox', { name: 'What will you build with Sonde?' }), values.useCaseDescription],
+    [form.getByRole('textbox', { name: 'Estimated monthly queries' }), values.estimatedMonthlyQueries],
+    [form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }), values.peakQPS],
+  ];
+  const consent = form.getByRole('checkbox', {
+    name: 'I agree to be contacted about the beta and accept the trial terms/privacy policy.',
+  });
+  for (const [field, value] of fields) await user.type(field, value);
+  await user.click(consent);
 }
 
 /** The invite form's submit button, whatever it reads. */

@@ -14,7 +14,7 @@ export interface TeamConnection {
 /**
  * Connects as the server's configuration says. With PGlite, the directory is opened here, under its
  * lock, which fails while a live server holds it (then the command goes to the server instead:
- * {@link runTeamCommandLine}). A directory that holds no PGlite database is refused, never created.
+ * `runTeamCommandLine` in server/cli/main.ts). A directory that holds no PGlite database is refused, never created.
  * @throws Error naming the problem (and the directory) when the database cannot be reached, or
  *   "… is in use by another process" while a server or another command holds the PGlite directory
  */

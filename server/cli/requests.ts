@@ -1,21 +1,17 @@
-// `npm run requests -- <command>`: the team's command line over the stored requests.
-// It reads the same database as the server: `DATABASE_URL`, else PGlite in `SONDE_PGLITE_DIR`
-// (default .data/pglite); while a server holds that directory, the server runs the command
-// (server/cli/teamChannel.ts). Each command is one transaction.
+// The team's command line over the stored requests, as a program: its commands, run on a database
+// connection given to it. `npm run requests` starts it from server/cli/main.ts; a running server runs it
+// for a command sent over its team channel (server/cli/teamChannel.ts). Each command is one transaction.
 import { userInfo } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { eventsEnabled, publicOriginOf, readConfig, type ServerConfig } from '../config.ts';
 import { inTeamTransaction } from '../db/teamTransaction.ts';
 import { ExitError } from './arguments.ts';
-import { connectForTeam, type TeamConnection } from './connect.ts';
+import type { TeamConnection } from './connect.ts';
 import type { CommandContext } from './context.ts';
 import { addDecisionCommands } from './decisions.ts';
 import { addPrivacyCommands } from './privacyAnswers.ts';
 import { addReadCommands } from './read.ts';
 import { addRetentionCommands } from './retention.ts';
 import { addTeamCommands } from './team.ts';
-import { askRunningServer } from './teamChannel.ts';
 
 export type { RequestSummary } from './summary.ts';
 
@@ -122,57 +118,4 @@ export function commandNameOf(argv: string[]): string {
   );
   const [first] = argv;
   return first !== undefined && commandNames.has(first) ? first : 'unknown';
-}
-
-/**
- * The command line as `npm run requests` runs it. With PGlite, while a server holds the directory and
- * answers on its team channel (server/cli/teamChannel.ts), the server runs the command and this prints its
- * answer; otherwise the command runs here (PostgreSQL, or PGlite's directory opened under its lock).
- * @returns the exit code, as {@link runRequests}; 1 when the server was reached but did not answer
- */
-export async function runTeamCommandLine(
-  config: ServerConfig,
-  argv: string[],
-  io: { out: (text: string) => void; err: (text: string) => void; user?: string },
-): Promise<number> {
-  const user = io.user ?? userInfo().username;
-  if ('pgliteDir' in config.database) {
-    let answer;
-    try {
-      answer = await askRunningServer(config.database.pgliteDir, { argv, user });
-    } catch (error) {
-      io.err((error as Error).message);
-      return 1;
-    }
-    if (answer) {
-      answer.out.forEach(io.out);
-      answer.err.forEach(io.err);
-      return answer.code;
-    }
-  }
-  return runRequests(argv, {
-    connect: () => connectForTeam(config),
-    mailDir: config.mail.emlDir,
-    events: eventsEnabled(config),
-    publicOrigin: publicOriginOf(config, config.port),
-    user,
-    out: io.out,
-    err: io.err,
-  });
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  let config: ServerConfig;
-  try {
-    config = readConfig();
-  } catch (error) {
-    console.error((error as Error).message);
-    process.exit(2);
-  }
-  // The exit code is set, not forced: process.exit() would cut what stdout still holds for a pipe
-  // (`requests -- export | wc -c` stopped at 64 KiB); the process ends once its output is written.
-  process.exitCode = await runTeamCommandLine(config, process.argv.slice(2), {
-    out: (text) => console.log(text),
-    err: (text) => console.error(text),
-  });
 }

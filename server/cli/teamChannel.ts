@@ -3,13 +3,11 @@
 // server runs it in-process, as one transaction of its own PGlite (server/cli/requests.ts), so no other
 // session's statements come between the command's reads and writes. The channel is a unix socket in
 // the data directory, which only the server's user can enter (PGLITE_DIR_MODE) and only it can open.
+// Hono and zod are imported where they are used: the command line that only asks the server
+// (server/cli/main.ts) starts without them.
 import { chmod, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { createAdaptorServer } from '@hono/node-server';
-import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { z } from 'zod';
 import { textProblem } from '#shared/text';
 import { TIMEOUT_CHECK_INTERVAL_MS } from '../limits.ts';
 
@@ -53,12 +51,17 @@ export interface TeamAnswer {
   code: number;
 }
 
-const teamCommandSchema = z.object({
-  argv: z.array(z.string()),
-  user: z.string().refine((user) => textProblem(user, { required: true }) === null, 'the user name breaks the text rule'),
-});
-
-const teamAnswerSchema = z.object({ out: z.array(z.string()), err: z.array(z.string()), code: z.number().int() });
+/** The channel's two bodies, as zod schemas: a {@link TeamCommand} and a {@link TeamAnswer}. */
+const schemas = async () => {
+  const { z } = await import('zod');
+  return {
+    teamCommand: z.object({
+      argv: z.array(z.string()),
+      user: z.string().refine((user) => textProblem(user, { required: true }) === null, 'the user name breaks the text rule'),
+    }),
+    teamAnswer: z.object({ out: z.array(z.string()), err: z.array(z.string()), code: z.number().int() }),
+  };
+};
 
 /** The team's channel, served: where, and how to stop it (after the commands in flight). */
 export interface TeamChannel {
@@ -82,6 +85,12 @@ export async function serveTeamChannel(
   if (path === undefined) {
     throw new Error(`the team channel's socket path in ${dir} is longer than ${UNIX_SOCKET_PATH_MAX_BYTES} bytes (a unix socket's limit)`);
   }
+  const [{ createAdaptorServer }, { Hono }, { bodyLimit }, { teamCommand: teamCommandSchema }] = await Promise.all([
+    import('@hono/node-server'),
+    import('hono'),
+    import('hono/body-limit'),
+    schemas(),
+  ]);
   await rm(path, { force: true });
   const app = new Hono();
   app.post(
@@ -138,11 +147,11 @@ function teamSocketPath(dir: string): string | undefined {
  *   command within `timeoutMs` or at all (it stopped meanwhile, it refused the body): it must not be run
  *   again blindly
  */
-export function askRunningServer(dir: string, command: TeamCommand, timeoutMs = TEAM_COMMAND_TIMEOUT_MS): Promise<TeamAnswer | undefined> {
+export async function askRunningServer(dir: string, command: TeamCommand, timeoutMs = TEAM_COMMAND_TIMEOUT_MS): Promise<TeamAnswer | undefined> {
   const body = JSON.stringify(command);
   const socketPath = teamSocketPath(dir);
-  if (socketPath === undefined) return Promise.resolve(undefined); // the server cannot have listened there either
-  return new Promise((resolve, reject) => {
+  if (socketPath === undefined) return undefined; // the server cannot have listened there either
+  const text = await new Promise<string | undefined>((resolve, reject) => {
     let connected = false;
     const request = httpRequest(
       {
@@ -160,11 +169,7 @@ export function askRunningServer(dir: string, command: TeamCommand, timeoutMs = 
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           if (response.statusCode !== 200) return reject(new Error(`the running server refused the command (${response.statusCode}: ${text})`));
-          try {
-            resolve(teamAnswerSchema.parse(JSON.parse(text)));
-          } catch {
-            reject(notAnswered('its answer was not a command answer'));
-          }
+          resolve(text);
         });
       },
     );
@@ -178,6 +183,13 @@ export function askRunningServer(dir: string, command: TeamCommand, timeoutMs = 
     });
     request.end(body);
   });
+  if (text === undefined) return undefined;
+  const { teamAnswer } = await schemas();
+  try {
+    return teamAnswer.parse(JSON.parse(text));
+  } catch {
+    throw notAnswered('its answer was not a command answer');
+  }
 }
 
 function notAnswered(why: string): Error {

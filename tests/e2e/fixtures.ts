@@ -102,7 +102,7 @@ export async function fillInviteForm(page: Page, email: string) {
 }
 
 /**
- * Runs `npm run requests -- <args>` (server/cli/requests.ts) on the database of an e2e server: the `site`
+ * Runs `npm run requests -- <args>` (server/cli/main.ts) on the database of an e2e server: the `site`
  * server's (`DATABASE_URL` when set, else its PGlite directory) or the `analytics` server's (PGlite).
  * @returns what it printed
  * @throws the command's failure, with its exit code and output
@@ -113,7 +113,7 @@ export async function teamCommand(args: string[], server: 'site' | 'analytics' =
     server === 'site'
       ? { SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR, SONDE_EVENTS_WEBHOOK_URL: E2E_EVENTS_URL, SONDE_EVENTS_WEBHOOK_SECRET: E2E_EVENTS_SECRET }
       : { SONDE_PGLITE_DIR: E2E_ANALYTICS_PGLITE_DIR, DATABASE_URL: '' };
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', ...args], { env: { ...process.env, ...env } });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, ...env } });
   return stdout;
 }
 

@@ -32,8 +32,12 @@ function autofillAndSubmit() {
     ['Estimated monthly queries', visitor.estimatedMonthlyQueries],
     ['Peak queries per second (QPS)', visitor.peakQPS],
   ];
-  for (const [label, value] of answers) fireEvent.input(form.getByRole('textbox', { name: label }), { target: { value } });
-  fireEvent.click(form.getByRole('checkbox', { name: /I agree to be contacted/ }));
+  // Every field is found before the first input: an input re-renders the form, which empties jsdom's
+  // cache of computed styles, and each look-up by role and name would compute them all again.
+  const fields = answers.map(([label, value]) => [form.getByRole('textbox', { name: label }), value] as const);
+  const consent = form.getByRole('checkbox', { name: /I agree to be contacted/ });
+  for (const [field, value] of fields) fireEvent.input(field, { target: { value } });
+  fireEvent.click(consent);
   fireEvent.submit(inviteFormElement());
 }
 

@@ -36,12 +36,12 @@ export interface CliRun {
 }
 
 /**
- * Runs `server/cli/requests.ts` as `npm run requests` does, in a process of its own, with `env` over this
+ * Runs `server/cli/main.ts` as `npm run requests` does, in a process of its own, with `env` over this
  * process's environment (`DATABASE_URL: ''` for PGlite). Never rejects: a failure is its exit code.
  */
 export function cliProcess(argv: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'server/cli/requests.ts', ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
