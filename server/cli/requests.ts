@@ -17,7 +17,7 @@ import { addRetentionCommands } from './retention.ts';
 import { addTeamCommands } from './team.ts';
 import { askRunningServer } from './teamChannel.ts';
 
-export type { RequestSummary } from './summary.ts';
+export type { RequestSummary } from '../db/summary.ts';
 
 /**
  * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>` (invite

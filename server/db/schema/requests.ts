@@ -59,6 +59,8 @@ export const submissions = pgTable(
     check('submissions_review_state', sql`(${table.kind} = 'invite') = (${table.reviewState} is not null) and (${table.reviewState} is null or ${table.reviewState} in ('received', 'accepted', 'waitlisted', 'declined', 'spam'))`),
     check('submissions_cohort', sql`(${table.cohortId} is not null) = (${table.reviewState} is not distinct from 'accepted')`),
     index('submissions_review').on(table.reviewState, table.receivedAt),
+    /** the console's queue: newest first, pages by keyset on (received_at, id) (server/db/queue.ts `queuePage`) */
+    index('submissions_received').on(table.receivedAt, table.id),
     index('submissions_cohort').on(table.cohortId),
     index('submissions_email').on(table.email),
     index('submissions_mailbox').on(table.mailbox),
