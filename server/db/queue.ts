@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, like, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { SubmissionKind } from '#shared/submission';
 import type { Db } from './database.ts';
 import { cohorts, privacyRecords, submissions, type ReviewState } from './schema.ts';
@@ -16,7 +16,7 @@ export interface QueueFilters {
   /** invite requests accepted into the cohort of this name */
   cohort?: string;
   since?: Date;
-  /** case-insensitive text in the name, the email or the company (`%` and `_` match themselves) */
+  /** case-insensitive text in the name, the email or the company (`submissions.search_text`; `%` and `_` match themselves) */
   q?: string;
   /** privacy requests still open whose due date is before this instant (the console's `state=overdue`) */
   overdueAt?: Date;
@@ -74,7 +74,7 @@ function queueWhere(filters: QueueFilters, spam: 'exclude' | 'include' = 'exclud
   if (filters.overdueAt) where.push(isNull(submissions.handledAt), lt(submissions.dueAt, filters.overdueAt));
   if (filters.q) {
     const pattern = `%${filters.q.replace(/[\\%_]/g, '\\$&')}%`;
-    where.push(or(ilike(sql`${submissions.body}->'data'->>'fullName'`, pattern), ilike(submissions.email, pattern), ilike(sql`${submissions.body}->'data'->>'companyName'`, pattern))!);
+    where.push(like(submissions.searchText, sql`lower(${pattern})`));
   }
   return where;
 }

@@ -68,9 +68,9 @@ export async function purgeExpired(
   };
 }
 
-/** A stored row as the team's tools and the subject export show it: everything but the rate limit's IP hash and the checksum. */
+/** A stored row as the team's tools and the subject export show it: everything but the rate limit's IP hash, the checksum and the search text (made of the body). */
 export function storedView(row: typeof submissions.$inferSelect): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
+  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256' && key !== 'searchText'));
 }
 
 /**

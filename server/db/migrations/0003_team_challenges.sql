@@ -8,6 +8,7 @@ CREATE TABLE "team_challenges" (
 	CONSTRAINT "team_challenges_purpose" CHECK ("team_challenges"."purpose" in ('enroll', 'signin') and ("team_challenges"."purpose" = 'enroll') = ("team_challenges"."member_id" is not null))
 );
 --> statement-breakpoint
+ALTER TABLE "submissions" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower(coalesce("submissions"."body"->'data'->>'fullName', '') || ' ' || "submissions"."email" || ' ' || coalesce("submissions"."body"->'data'->>'companyName', ''))) STORED;--> statement-breakpoint
 ALTER TABLE "team_challenges" ADD CONSTRAINT "team_challenges_member_id_team_members_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."team_members"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "team_challenges_expires" ON "team_challenges" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "submissions_received" ON "submissions" USING btree ("received_at","id");
