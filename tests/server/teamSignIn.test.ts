@@ -9,7 +9,7 @@ import type { Database } from '../../server/db/database.ts';
 import { teamAudit, teamEnrollments, teamMembers, teamPasskeys, teamSessions } from '../../server/db/schema.ts';
 import { addMember, removeMember } from '../../server/db/team.ts';
 import { purgeExpired } from '../../server/db/retention.ts';
-import { TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_SESSION_IDLE_MS } from '../../server/limits.ts';
+import { TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_SESSION_IDLE_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { testEngines } from '../support/database.ts';
@@ -162,6 +162,13 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     const crossSite = await fetch(`${server.url}/api/team/session`, { headers: { cookie: client.cookie!, 'sec-fetch-site': 'cross-site' } });
     expect(crossSite.status).toBe(403);
     expect((await client.call('GET', '/nothing-here')).status).toBe(404);
+    // the ceremonies take JSON, of at most TEAM_AUTH_BODY_MAX_BYTES, of their shape
+    const post = (body: string, type = 'application/json') =>
+      fetch(`${server.url}/api/team/enroll/options`, { method: 'POST', headers: { origin: server.url, 'content-type': type }, body });
+    expect((await post('{"token":"x"}', 'text/plain')).status).toBe(415);
+    expect((await post(JSON.stringify({ token: 'x'.repeat(TEAM_AUTH_BODY_MAX_BYTES) }))).status).toBe(413);
+    expect((await post('{"token":')).status).toBe(400);
+    expect((await post('{"token":"short"}')).status).toBe(400);
   });
 
   it("ends a removed member's sessions, and a session past its idle or absolute limit (deleted when met, and by the purge)", async () => {
