@@ -161,3 +161,29 @@ export const TEAM_SESSION_IDLE_MS = 12 * 60 * 60_000;
 
 /** A console session ends this long after sign-in whatever its use, in ms (7 days). */
 export const TEAM_SESSION_MAX_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * A WebAuthn challenge (registration or sign-in) is good for this long after its options were sent, in
+ * ms (5 minutes), and for one ceremony: it is deleted by the statement that checks it.
+ */
+export const TEAM_CHALLENGE_TTL_MS = 5 * 60_000;
+
+/**
+ * Sign-in and enrollment calls (`/api/team/signin/*`, `/api/team/enroll/*`, options and verify counted
+ * together) per client address per minute, on one server, before 429 with `Retry-After`. A member
+ * signing in makes two; a passkey cannot be guessed at any rate, so this only keeps one client from
+ * loading the database and filling the audit with failed sign-ins.
+ */
+export const TEAM_AUTH_ATTEMPTS_PER_MINUTE = 20;
+
+/**
+ * Largest body of the sign-in and enrollment calls, in bytes: a WebAuthn response with an attestation of
+ * format `none` is under 2 KB; more is refused 413 before it is read.
+ */
+export const TEAM_AUTH_BODY_MAX_BYTES = 16_384;
+
+/** Most requests one page of the console's queue (`GET /api/team/requests?limit=`) holds; also its default. */
+export const TEAM_QUEUE_PAGE_MAX = 100;
+
+/** Longest text search (`q`) of the console's queue, in characters. */
+export const TEAM_QUEUE_SEARCH_MAX_LENGTH = 200;

@@ -7,7 +7,7 @@ import type { PrivacyOutcome } from '../db/schema.ts';
 import { lockRequest } from '../db/submissions.ts';
 import { ExitError, oneLineText, recordReason, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
-import type { PrivacyRecord, Row } from './summary.ts';
+import type { PrivacyRecord, Row } from '../db/summary.ts';
 
 /** A refusal of the course as the command line ends on it: exit 2 for a bad argument, else 1. */
 function exitOn(refusal: CourseRefusal): ExitError {

@@ -10,7 +10,7 @@ import { exportRequests, findRequest } from '../db/submissions.ts';
 import { timelineOf } from '../db/timeline.ts';
 import { ExitError, isoDate, kindOption, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
-import { dueText, statusText, summary } from './summary.ts';
+import { dueText, statusText, summary } from '../db/summary.ts';
 import { forTerminal, jsonForTerminal, table } from './terminal.ts';
 
 /** Every field of the §7.1 body, in the order of spec §3, for the CSV export. */

@@ -13,7 +13,7 @@ import { addReadCommands } from './read.ts';
 import { addRetentionCommands } from './retention.ts';
 import { addTeamCommands } from './team.ts';
 
-export type { RequestSummary } from './summary.ts';
+export type { RequestSummary } from '../db/summary.ts';
 
 /**
  * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>` (invite

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, like, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { SubmissionKind } from '#shared/submission';
 import type { Db } from './database.ts';
 import { cohorts, privacyRecords, submissions, type ReviewState } from './schema.ts';
@@ -16,6 +16,10 @@ export interface QueueFilters {
   /** invite requests accepted into the cohort of this name */
   cohort?: string;
   since?: Date;
+  /** case-insensitive text in the name, the email or the company (`submissions.search_text`; `%` and `_` match themselves) */
+  q?: string;
+  /** privacy requests still open whose due date is before this instant (the console's `state=overdue`) */
+  overdueAt?: Date;
 }
 
 /** One request of the queue: its row, its privacy record, its cohort's name, and the earlier request it repeats. */
@@ -54,20 +58,115 @@ export async function findQueueEntry(db: Db, id: string): Promise<QueueEntry | u
   return entry;
 }
 
-/** The team's `list`: every request matching the filters, newest first. */
-export function listRequests(db: Db, filters: QueueFilters): Promise<QueueEntry[]> {
+/**
+ * The conditions of {@link QueueFilters}, the one place they are written: `list`, the console's pages
+ * and its counts all use them. Spam is left out unless `state` asks for it, or `spam` is `include`.
+ * Each query left-joins `privacy_records` and `cohorts` (the `cohort` filter names it).
+ */
+function queueWhere(filters: QueueFilters, spam: 'exclude' | 'include' = 'exclude'): SQL[] {
   const where: SQL[] = [];
   if (filters.kind) where.push(eq(submissions.kind, filters.kind));
   if (filters.status) where.push(filters.status === 'open' ? isNull(submissions.handledAt) : isNotNull(submissions.handledAt));
   if (filters.since) where.push(gte(submissions.receivedAt, filters.since));
   if (filters.state) where.push(eq(submissions.reviewState, filters.state));
-  else where.push(or(isNull(submissions.reviewState), ne(submissions.reviewState, 'spam'))!);
+  else if (spam === 'exclude') where.push(or(isNull(submissions.reviewState), ne(submissions.reviewState, 'spam'))!);
   if (filters.cohort !== undefined) where.push(eq(cohorts.name, filters.cohort));
+  if (filters.overdueAt) where.push(isNull(submissions.handledAt), lt(submissions.dueAt, filters.overdueAt));
+  if (filters.q) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, '\\$&')}%`;
+    where.push(like(submissions.searchText, sql`lower(${pattern})`));
+  }
+  return where;
+}
+
+/** The team's `list`: every request matching the filters, newest first. */
+export function listRequests(db: Db, filters: QueueFilters): Promise<QueueEntry[]> {
   return db
     .select(queueColumns)
     .from(submissions)
     .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
     .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
-    .where(and(...where))
+    .where(and(...queueWhere(filters)))
     .orderBy(desc(submissions.receivedAt));
+}
+
+/** Where a page of the queue ends: the last row's `received_at` (PostgreSQL's text of it, to the microsecond) and id. */
+export interface QueueCursor {
+  receivedAt: string;
+  id: string;
+}
+
+/**
+ * One page of the queue, newest first, by keyset on (`received_at` desc, `id` desc): a page starts
+ * strictly after the cursor's row, so requests stored between two pages (newer, so before the first
+ * page) neither shift nor repeat the rows of the next.
+ * @param page - `after`: the previous page's `next`; `limit`: rows wanted (the caller bounds it)
+ * @returns the entries and, when more rows follow, the cursor of the last one; null when none follow
+ */
+export async function queuePage(db: Db, filters: QueueFilters, page: { after?: QueueCursor; limit: number }): Promise<{ entries: QueueEntry[]; next: QueueCursor | null }> {
+  const where = queueWhere(filters);
+  if (page.after) where.push(sql`(${submissions.receivedAt}, ${submissions.id}) < (${page.after.receivedAt}::timestamptz, ${page.after.id}::uuid)`);
+  const rows = await db
+    .select({ ...queueColumns, cursorAt: sql<string>`${submissions.receivedAt}::text` })
+    .from(submissions)
+    .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
+    .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
+    .where(and(...where))
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id))
+    .limit(page.limit + 1);
+  const entries = rows.slice(0, page.limit);
+  const last = entries.at(-1);
+  return {
+    entries: entries.map(({ cursorAt, ...entry }) => (void cursorAt, entry)),
+    next: rows.length > page.limit && last ? { receivedAt: last.cursorAt, id: last.submissions.id } : null,
+  };
+}
+
+/**
+ * How many requests of the filters (all but the state: the counts are what each state would show)
+ * are in each state: an invite request's review state (spam included), a privacy request's `open` or
+ * `done`, and `overdue`, the open privacy requests past their due date at `now` (counted in `open` too).
+ * @returns a count per state present; a state with none is absent
+ */
+export async function queueCounts(db: Db, filters: QueueFilters, now: Date): Promise<Record<string, number>> {
+  const where = queueWhere({ ...filters, state: undefined, status: undefined, overdueAt: undefined }, 'include');
+  const key = sql<string>`coalesce(${submissions.reviewState}, case when ${submissions.handledAt} is null then 'open' else 'done' end)`;
+  const overdue = sql<number>`(${submissions.handledAt} is null and ${submissions.dueAt} < ${now.toISOString()}::timestamptz)`;
+  const rows = await db
+    .select({ key, overdue, n: count() })
+    .from(submissions)
+    .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
+    .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
+    .where(and(...where))
+    // by position: the clock is a parameter, which PostgreSQL would not see as the same expression twice
+    .groupBy(sql`1, 2`);
+  const counts: Record<string, number> = {};
+  for (const row of rows) {
+    counts[row.key] = (counts[row.key] ?? 0) + Number(row.n);
+    if (row.overdue) counts.overdue = (counts.overdue ?? 0) + Number(row.n);
+  }
+  return counts;
+}
+
+/** Another request from the same mailbox, as a request's page lists it. */
+export interface MailboxSibling {
+  id: string;
+  kind: SubmissionKind;
+  receivedAt: Date;
+  /** an invite's review state; a privacy request's `open` or `done` */
+  state: string;
+}
+
+/** The other requests from a request's mailbox (any spelling of the address: server/db/mailbox.ts), newest first. */
+export function otherRequestsOf(db: Db, request: { id: string; mailbox: string }): Promise<MailboxSibling[]> {
+  return db
+    .select({
+      id: submissions.id,
+      kind: submissions.kind,
+      receivedAt: submissions.receivedAt,
+      state: sql<string>`coalesce(${submissions.reviewState}, case when ${submissions.handledAt} is null then 'open' else 'done' end)`,
+    })
+    .from(submissions)
+    .where(and(eq(submissions.mailbox, request.mailbox), ne(submissions.id, request.id)))
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id));
 }

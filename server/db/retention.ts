@@ -6,6 +6,7 @@ import { deliveries, erasures, mailQuota, privacyRecords, privacyVerifications, 
 import { MAIL_LIMITS } from '../limits.ts';
 import { mailboxOf, sha256Hex } from './mailbox.ts';
 import { historyOf } from './privacyAnswers.ts';
+import { purgeTeamSessions } from './teamSessions.ts';
 
 /**
  * Deletes every request stored under the mailbox of `email` ({@link mailboxOf}: any case, `+tag` or
@@ -26,13 +27,14 @@ export async function eraseSubject(db: Db, email: string): Promise<number> {
 /**
  * Deletes what the privacy policy's retention periods have passed at `now` (src/content/privacyPolicy.ts,
  * shared/policy.ts): invite requests received more than 18 months before, privacy-request records more
- * than 24 months before; and the verification links of privacy requests answered or past due.
+ * than 24 months before; the verification links of privacy requests answered or past due; and the
+ * console's ended sessions and unanswered WebAuthn challenges (server/db/teamSessions.ts).
  * @returns how many of each were deleted
  */
 export async function purgeExpired(
   db: Db,
   now: Date,
-): Promise<{ invite: number; privacy: number; records: number; verificationLinks: number; deliveryIds: string[] }> {
+): Promise<{ invite: number; privacy: number; records: number; verificationLinks: number; deliveryIds: string[]; teamSessions: number; teamChallenges: number }> {
   const monthsBefore = (months: number) => sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`;
   const expired = or(
     and(eq(submissions.kind, 'invite'), lt(submissions.receivedAt, monthsBefore(RETENTION.applicationMonths))),
@@ -53,18 +55,22 @@ export async function purgeExpired(
     .delete(privacyRecords)
     .where(lt(privacyRecords.receivedAt, monthsBefore(RETENTION.privacyRequestRecordMonths)))
     .returning({ id: privacyRecords.id });
+  // the console's sessions past their idle or absolute end, and WebAuthn challenges never answered
+  const team = await purgeTeamSessions(db, now);
   return {
     invite: gone.filter((r) => r.kind === 'invite').length,
     privacy: gone.filter((r) => r.kind === 'privacy').length,
     records: records.length,
     verificationLinks: rowsOf(spent).length,
     deliveryIds: expiredDeliveries.map((d) => d.id),
+    teamSessions: team.sessions,
+    teamChallenges: team.challenges,
   };
 }
 
-/** A stored row as the team's tools and the subject export show it: everything but the rate limit's IP hash and the checksum. */
+/** A stored row as the team's tools and the subject export show it: everything but the rate limit's IP hash, the checksum and the search text (made of the body). */
 export function storedView(row: typeof submissions.$inferSelect): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256'));
+  return Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'clientKey' && key !== 'bodySha256' && key !== 'searchText'));
 }
 
 /**

@@ -6,6 +6,7 @@ import { answerError, apiHeaders, apiMiddleware, apiNotFound, wellFormedUrl } fr
 import type { AppOptions } from './options.ts';
 import { siteRoutes } from './site.ts';
 import { submissionRoutes } from './submissions.ts';
+import { TEAM_API_PATH, teamRoutes } from './team/index.ts';
 import { verificationRoutes } from './verification.ts';
 
 export type { AppOptions } from './options.ts';
@@ -21,6 +22,8 @@ export type { AppOptions } from './options.ts';
  * - `POST /api/submissions` (spec §7.1, server/http/submissions.ts);
  * - `POST /api/privacy-requests/verify/lookup` and `POST /api/privacy-requests/verify`, the
  *   verification link of a privacy request (11 CCR §7060, server/http/verification.ts);
+ * - `/api/team/*`, the team console's API: passkey sign-in and enrollment, its session, and the
+ *   read-only queue, same-origin only and behind a session (server/http/team/);
  * - 404 `{ error: 'Not found' }` for any other `/api/*` path;
  * - the prerendered site (server/http/site.ts), when `site` is given.
  * Each API route is a Hono sub-app that uses the middleware of server/http/middleware.ts, configured
@@ -37,6 +40,7 @@ export function createApp(options: AppOptions): Hono {
   app.route(SUBMISSIONS_PATH, submissionRoutes(options, api));
   app.route(VERIFICATION_LOOKUP_PATH, verification.lookUp);
   app.route(VERIFICATION_CONFIRM_PATH, verification.confirm);
+  app.route(TEAM_API_PATH, teamRoutes(options, api));
   app.all('/api/*', apiNotFound);
   if (options.site) app.route('/', siteRoutes(options.site));
   return app;

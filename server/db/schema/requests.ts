@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { check, date, index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ReviewState } from '#machines/inviteReviewMachine';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
@@ -52,6 +52,13 @@ export const submissions = pgTable(
     reviewState: text('review_state').$type<ReviewState>(),
     /** an accepted invite request's cohort */
     cohortId: uuid('cohort_id').references((): AnyPgColumn => cohorts.id),
+    /**
+     * what the console's text search (`q`) reads: the name, the email and the company, lower-cased, kept
+     * by PostgreSQL with the row, so a search does not open every row's body
+     */
+    searchText: text('search_text').generatedAlwaysAs(
+      (): SQL => sql`lower(coalesce(${submissions.body}->'data'->>'fullName', '') || ' ' || ${submissions.email} || ' ' || coalesce(${submissions.body}->'data'->>'companyName', ''))`,
+    ),
   },
   (table) => [
     check('submissions_kind', sql`${table.kind} in ('invite', 'privacy')`),
@@ -59,6 +66,8 @@ export const submissions = pgTable(
     check('submissions_review_state', sql`(${table.kind} = 'invite') = (${table.reviewState} is not null) and (${table.reviewState} is null or ${table.reviewState} in ('received', 'accepted', 'waitlisted', 'declined', 'spam'))`),
     check('submissions_cohort', sql`(${table.cohortId} is not null) = (${table.reviewState} is not distinct from 'accepted')`),
     index('submissions_review').on(table.reviewState, table.receivedAt),
+    /** the console's queue: newest first, pages by keyset on (received_at, id) (server/db/queue.ts `queuePage`) */
+    index('submissions_received').on(table.receivedAt, table.id),
     index('submissions_cohort').on(table.cohortId),
     index('submissions_email').on(table.email),
     index('submissions_mailbox').on(table.mailbox),

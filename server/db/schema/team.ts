@@ -120,3 +120,29 @@ export const teamAudit = pgTable(
     ),
   ],
 );
+
+/** What a WebAuthn challenge was issued for. */
+export type TeamChallengePurpose = 'enroll' | 'signin';
+
+/**
+ * The WebAuthn challenges the server sent and has not yet seen answered, kept in the database so that
+ * the options and the verification may reach different instances. Each is good for
+ * `TEAM_CHALLENGE_TTL_MS` and for one ceremony: the statement that checks it deletes it.
+ */
+export const teamChallenges = pgTable(
+  'team_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** the challenge as sent, base64url (32 random bytes) */
+    challenge: text('challenge').notNull(),
+    purpose: text('purpose').$type<TeamChallengePurpose>().notNull(),
+    /** the member enrolling; null for a sign-in, whose member the passkey tells */
+    memberId: uuid('member_id').references(() => teamMembers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('team_challenges_expires').on(table.expiresAt),
+    check('team_challenges_purpose', sql`${table.purpose} in ('enroll', 'signin') and (${table.purpose} = 'enroll') = (${table.memberId} is not null)`),
+  ],
+);

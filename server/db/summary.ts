@@ -1,8 +1,8 @@
 import { needsVerification } from '#machines/privacyCourseMachine';
 import type { SubmissionKind } from '#shared/submission';
-import type { privacyRecords, PrivacyOutcome, ReviewState, submissions } from '../db/schema.ts';
+import type { privacyRecords, PrivacyOutcome, ReviewState, submissions } from './schema.ts';
 
-/** A request as the command line shows it: `list --json` and `export --format json` print these. */
+/** A request as the command line (`list --json`, `export --format json`) and the team's console (`GET /api/team/requests`) show it. */
 export interface RequestSummary {
   id: string;
   kind: SubmissionKind;

@@ -1,0 +1,107 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { REVIEW_STATES } from '#machines/inviteReviewMachine';
+import type { ClientMetadata } from '#shared/submission';
+import { findQueueEntry, otherRequestsOf, queueCounts, queuePage, type QueueCursor, type QueueFilters } from '../../db/queue.ts';
+import { summary } from '../../db/summary.ts';
+import { timelineOf } from '../../db/timeline.ts';
+import { TEAM_QUEUE_PAGE_MAX, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../limits.ts';
+import { problem } from '../middleware.ts';
+import type { AppOptions } from '../options.ts';
+import type { TeamContext, TeamEnv } from './session.ts';
+
+/** The client metadata of spec §3, shown apart from what the requester typed. */
+const METADATA_KEYS: ReadonlyArray<keyof ClientMetadata> = ['submittedAt', 'clientIP', 'browserId', 'userAgent', 'browserLanguage', 'timezone', 'screenResolution'];
+
+/** The `state` filter: an invite's review state, a request `open` or `done`, or an open privacy request `overdue`. */
+export const QUEUE_STATES = [...REVIEW_STATES, 'open', 'done', 'overdue'] as const;
+
+const UUID = z.uuid();
+/** A cursor's content: PostgreSQL's text of a `timestamptz` and a UUID. */
+const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/), UUID]);
+
+const queueQuery = z.object({
+  kind: z.enum(['invite', 'privacy']).optional(),
+  state: z.enum(QUEUE_STATES).optional(),
+  cohort: z.string().min(1).max(TEAM_QUEUE_SEARCH_MAX_LENGTH).optional(),
+  q: z.string().trim().max(TEAM_QUEUE_SEARCH_MAX_LENGTH).optional(),
+  after: z.string().max(400).optional(),
+  limit: z.coerce.number().int().min(1).max(TEAM_QUEUE_PAGE_MAX).default(TEAM_QUEUE_PAGE_MAX),
+});
+
+/** A page's `next`: opaque to the client (base64url of JSON), exact to the microsecond. */
+function encodeCursor(cursor: QueueCursor): string {
+  return Buffer.from(JSON.stringify([cursor.receivedAt, cursor.id])).toString('base64url');
+}
+
+/** @returns the cursor, or undefined when `text` is not one this server made */
+function decodeCursor(text: string): QueueCursor | undefined {
+  try {
+    const parsed = cursorShape.safeParse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    return parsed.success ? { receivedAt: parsed.data[0], id: parsed.data[1] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The team's queue, read-only, behind a session (401) and the same-origin check (403). Paths relative
+ * to `/api/team`:
+ * - `GET /requests?kind=&state=&cohort=&q=&after=&limit=` → 200 `{ requests: RequestSummary[] (server/db/summary.ts),
+ *   next: string | null, counts: Record<state, number> }`, newest first. `kind`: `invite` | `privacy`;
+ *   `state`: a review state (`received`, `accepted`, `waitlisted`, `declined`, `spam`), `open`, `done` or
+ *   `overdue`; spam only with `state=spam`; `cohort`: a cohort's name; `q`: text in the name, email or
+ *   company, any case (at most `TEAM_QUEUE_SEARCH_MAX_LENGTH` characters); `after`: the previous page's
+ *   `next` (keyset: rows stored meanwhile neither skip nor repeat); `limit`: 1 to `TEAM_QUEUE_PAGE_MAX`
+ *   (default). `counts`: per state, for every filter but `state` (server/db/queue.ts `queueCounts`).
+ *   400 `{ error }` for a parameter out of its shape or a cursor not made here.
+ * - `GET /requests/:id` → 200 `{ request: RequestSummary, fields: { …as submitted }, metadata: ClientMetadata,
+ *   timeline: TimelineEntry[] (server/db/timeline.ts), sameMailbox: [{ id, kind, receivedAt, state }] }`;
+ *   404 for an id unknown or not a UUID.
+ */
+export function queueRoutes(options: AppOptions, team: TeamContext): Hono<TeamEnv> {
+  const db = options.database.db;
+  return new Hono<TeamEnv>()
+    .use('*', team.sameOrigin, team.session)
+    .get('/', async (c) => {
+      const query = queueQuery.safeParse(c.req.query());
+      if (!query.success) return problem(c, 400, `Bad query: ${query.error.issues.map((issue) => issue.path.join('.')).join(', ')}`);
+      const { kind, state, cohort, q, after, limit } = query.data;
+      const cursor = after === undefined ? undefined : decodeCursor(after);
+      if (after !== undefined && !cursor) return problem(c, 400, 'Bad query: after is not a cursor of this queue');
+      const now = team.now();
+      const filters: QueueFilters = {
+        kind,
+        cohort,
+        q: q || undefined,
+        ...(state === 'open' || state === 'done' ? { status: state } : state === 'overdue' ? { overdueAt: now } : state ? { state } : {}),
+      };
+      const [page, counts] = await Promise.all([queuePage(db, filters, { after: cursor, limit }), queueCounts(db, filters, now)]);
+      return c.json(
+        {
+          requests: page.entries.map((entry) => summary(entry.submissions, now, entry.privacy_records, entry)),
+          next: page.next ? encodeCursor(page.next) : null,
+          counts,
+        },
+        200,
+      );
+    })
+    .get('/:id', async (c) => {
+      const id = c.req.param('id');
+      const entry = UUID.safeParse(id).success ? await findQueueEntry(db, id) : undefined;
+      if (!entry) return problem(c, 404, 'No such request');
+      const row = entry.submissions;
+      const data = row.body.data as unknown as Record<string, unknown>;
+      const [timeline, sameMailbox] = await Promise.all([timelineOf(db, row), otherRequestsOf(db, row)]);
+      return c.json(
+        {
+          request: summary(row, team.now(), entry.privacy_records, entry),
+          fields: Object.fromEntries(Object.entries(data).filter(([key]) => !(METADATA_KEYS as readonly string[]).includes(key))),
+          metadata: Object.fromEntries(METADATA_KEYS.map((key) => [key, data[key] ?? null])),
+          timeline,
+          sameMailbox: sameMailbox.map((other) => ({ ...other, receivedAt: other.receivedAt.toISOString() })),
+        },
+        200,
+      );
+    });
+}

@@ -1,0 +1,133 @@
+// @vitest-environment node
+// The console's queue, read-only, over real HTTP behind a session: filters, text search, counts per
+// state, keyset pages that neither skip nor repeat rows when requests arrive between two pages, and a
+// request's page (every field, the client metadata, the timeline, the same mailbox's other requests).
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { cohorts, submissions } from '../../server/db/schema.ts';
+import { addMember } from '../../server/db/team.ts';
+import { TEAM_QUEUE_PAGE_MAX } from '../../server/limits.ts';
+import { createLogger } from '../../server/logger.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
+import { startTestServer } from '../support/server.ts';
+import { testConfig, writeStandInSite } from '../support/site.ts';
+import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+import { teamClient } from '../support/teamClient.ts';
+
+type Summary = { id: string; kind: string; fullName: string; state?: string; status: string; cohort?: string };
+type Page = { requests: Summary[]; next: string | null; counts: Record<string, number> };
+
+describe.each(testEngines())('the team queue on $name', (engine) => {
+  let database: Database;
+  let server: RunningServer;
+  let distDir: string;
+  let client: ReturnType<typeof teamClient>;
+
+  beforeAll(async () => {
+    distDir = await writeStandInSite();
+  });
+  beforeEach(async () => {
+    database = await engine.open();
+    server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
+    client = teamClient(server.url);
+    const link = await addMember(database.db, { email: 'kim@sonde.dev', name: null, by: 'ops', at: new Date() });
+    expect((await client.enroll(link!.token)).status).toBe(200);
+  });
+  afterEach(async () => {
+    await server.stop();
+    await database.close();
+  });
+
+  const page = async (query: string): Promise<Page> => {
+    const answer = await client.call('GET', `/requests${query}`);
+    expect(answer.status, query).toBe(200);
+    return answer.json as unknown as Page;
+  };
+  const names = async (query: string) => (await page(query)).requests.map((r) => r.fullName).sort();
+  const invite = (fullName: string, workEmail: string, companyName = 'Analytical Ltd') => storeSubmission(database.db, submissionBody({ fullName, workEmail, companyName }));
+  const decide = (id: string, set: Partial<typeof submissions.$inferInsert>) => database.db.update(submissions).set({ handledAt: new Date(), handledBy: 'ops', ...set }).where(eq(submissions.id, id));
+
+  it('filters by kind, state (overdue and spam included), cohort and text, with counts per state for every filter but the state', async () => {
+    await invite('Ada Lovelace', 'ada@example.com');
+    await decide(await invite('Bob Declined', 'bob@example.com', 'Bobco'), { reviewState: 'declined' });
+    await decide(await invite('Sam Spam', 'sam@example.com', 'Spamco'), { reviewState: 'spam' });
+    await decide(await invite('Wes Wait', 'wes@example.com', '50%_Off'), { reviewState: 'waitlisted' });
+    const [cohort] = await database.db.insert(cohorts).values({ name: 'beta-1', startsOn: '2026-12-01', createdBy: 'ops' }).returning();
+    await decide(await invite('Cat Accepted', 'cat@example.com', 'Catalytic'), { reviewState: 'accepted', cohortId: cohort!.id });
+    await storeSubmission(database.db, privacyRequestBody());
+    const late = await storeSubmission(database.db, { ...privacyRequestBody(), data: { ...privacyRequestBody().data, fullName: 'Olly Overdue', workEmail: 'olly@example.com' } });
+    await database.db.update(submissions).set({ dueAt: new Date(Date.now() - 86_400_000) }).where(eq(submissions.id, late));
+    const done = await storeSubmission(database.db, { ...privacyRequestBody(), data: { ...privacyRequestBody().data, fullName: 'Dora Done', workEmail: 'dora@example.com' } });
+    await decide(done, {});
+
+    const all = await page('');
+    expect(all.requests.map((r) => r.fullName).sort()).toEqual(['Ada Lovelace', 'Bob Declined', 'Cat Accepted', 'Dora Done', 'Grace Hopper', 'Olly Overdue', 'Wes Wait']);
+    expect(all.counts).toEqual({ received: 1, declined: 1, spam: 1, waitlisted: 1, accepted: 1, open: 2, done: 1, overdue: 1 });
+    expect(all.next).toBeNull();
+    expect(await names('?state=spam')).toEqual(['Sam Spam']);
+    expect(await names('?state=overdue')).toEqual(['Olly Overdue']);
+    expect(await names('?kind=privacy&state=open')).toEqual(['Grace Hopper', 'Olly Overdue']);
+    expect(await names('?state=done&kind=privacy')).toEqual(['Dora Done']);
+    expect(await names('?cohort=beta-1')).toEqual(['Cat Accepted']);
+    expect((await page('?cohort=beta-1')).requests[0]).toMatchObject({ state: 'accepted', cohort: 'beta-1', status: 'done' });
+    expect(await names('?kind=invite&state=received')).toEqual(['Ada Lovelace']);
+    // text, any case, in the name, the email or the company; % and _ match only themselves
+    expect(await names('?q=LOVELACE')).toEqual(['Ada Lovelace']);
+    expect(await names('?q=bobco')).toEqual(['Bob Declined']);
+    expect(await names('?q=CAT%40EXAMPLE')).toEqual(['Cat Accepted']);
+    expect(await names('?q=50%25_')).toEqual(['Wes Wait']);
+    expect(await names('?q=%25')).toEqual(['Wes Wait']);
+    const searched = await page('?kind=invite&q=a');
+    expect(searched.counts).toEqual({ received: 1, declined: 1, spam: 1, waitlisted: 1, accepted: 1 });
+
+    for (const bad of ['?limit=0', `?limit=${TEAM_QUEUE_PAGE_MAX + 1}`, '?state=lost', '?kind=other', '?after=bm90LWEtY3Vyc29y', `?q=${'x'.repeat(201)}`]) {
+      const answer = await client.call('GET', `/requests${bad}`);
+      expect(answer.status, bad).toBe(400);
+      expect(answer.json).toHaveProperty('error');
+    }
+  });
+
+  it('pages by keyset, newest first: requests stored between two pages, and rows received at the same instant, neither skip nor repeat', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i += 1) ids.push(await invite(`Person ${i}`, `p${i}@example.com`));
+    // five rows received at the very same microsecond: the id breaks the tie
+    await database.db.update(submissions).set({ receivedAt: sql`(select received_at from submissions where id = ${ids[10]!})` }).where(inArray(submissions.id, ids.slice(8, 13)));
+    const seen: string[] = [];
+    let next: string | null = null;
+    let pages = 0;
+    do {
+      const answer: Page = await page(`?limit=5${next ? `&after=${next}` : ''}`);
+      expect(answer.requests.length).toBeLessThanOrEqual(5);
+      seen.push(...answer.requests.map((r) => r.id));
+      next = answer.next;
+      pages += 1;
+      if (pages === 2) for (let i = 0; i < 3; i += 1) await invite(`Late ${i}`, `late${i}@example.com`);
+    } while (next);
+    expect(pages).toBe(5);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort()).toEqual([...ids].sort());
+    const order = await database.db.select({ id: submissions.id }).from(submissions).where(inArray(submissions.id, ids)).orderBy(sql`received_at desc, id desc`);
+    expect(seen).toEqual(order.map((r) => r.id));
+    expect((await page('?limit=5')).requests.map((r) => r.fullName).slice(0, 3)).toEqual(['Late 2', 'Late 1', 'Late 0']);
+  });
+
+  it("shows a request's page: its summary, every field as submitted, the client metadata, the timeline and the same mailbox's other requests", async () => {
+    const first = await invite('Ada Lovelace', 'ada@example.com');
+    const second = await invite('Ada L.', 'Ada+beta@Example.com');
+    await invite('Someone Else', 'else@example.com');
+    const answer = await client.call('GET', `/requests/${second}`);
+    expect(answer.status).toBe(200);
+    const detail = answer.json as { request: object; fields: object; metadata: object; timeline: object[]; sameMailbox: object[] };
+    expect(detail.request).toMatchObject({ id: second, kind: 'invite', fullName: 'Ada L.', email: 'ada+beta@example.com', state: 'received', duplicateOf: first });
+    expect(detail.fields).toMatchObject({ fullName: 'Ada L.', workEmail: 'Ada+beta@Example.com', companyName: 'Analytical Ltd', primaryWorkloads: ['RAG'], consentGiven: true });
+    expect(detail.fields).not.toHaveProperty('userAgent');
+    expect(detail.metadata).toMatchObject({ clientIP: '203.0.113.9', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', timezone: 'Europe/London', screenResolution: '1280x800' });
+    expect(detail.timeline[0]).toMatchObject({ event: 'received', how: 'web form' });
+    expect(detail.sameMailbox).toEqual([{ id: first, kind: 'invite', receivedAt: expect.any(String), state: 'received' }]);
+
+    expect((await client.call('GET', '/requests/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await client.call('GET', '/requests/not-a-uuid')).status).toBe(404);
+  });
+});

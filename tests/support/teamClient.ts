@@ -1,0 +1,65 @@
+import { expect } from 'vitest';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { softwareAuthenticator, type CeremonyTweaks } from './authenticator.ts';
+
+/** An answer of the team's API with its parsed JSON body (null for an empty body). */
+export interface TeamAnswer {
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown> | null;
+}
+
+/**
+ * A client of the team's API (`/api/team/*`) over real HTTP, as the console's page would call it: the
+ * page's `Origin`, the session cookie carried by hand (Node's fetch keeps no cookies). Every answer is
+ * checked to carry `Cache-Control: no-store`.
+ * @param baseUrl - the running server's URL, which is also its public origin in tests
+ */
+export function teamClient(baseUrl: string) {
+  const authenticator = softwareAuthenticator(baseUrl);
+  let cookie: string | undefined;
+
+  const call = async (method: 'GET' | 'POST', path: string, init: { body?: unknown; origin?: string | null; cookie?: string | null } = {}): Promise<TeamAnswer> => {
+    const headers: Record<string, string> = {};
+    const origin = init.origin === undefined ? baseUrl : init.origin;
+    if (origin !== null) headers.origin = origin;
+    const sent = init.cookie === undefined ? cookie : init.cookie;
+    if (sent) headers.cookie = sent;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${baseUrl}/api/team${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    expect(response.headers.get('cache-control'), `${method} ${path}`).toBe('no-store');
+    const text = await response.text();
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie?.startsWith('__Host-sonde_team=')) {
+      const value = /^__Host-sonde_team=([^;]*)/.exec(setCookie)![1]!;
+      cookie = value ? `__Host-sonde_team=${value}` : undefined;
+    }
+    return { status: response.status, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+  };
+
+  return {
+    authenticator,
+    call,
+    /** the session cookie held, as a `Cookie` header value */
+    get cookie() {
+      return cookie;
+    },
+    set cookie(value: string | undefined) {
+      cookie = value;
+    },
+    /** Registers a passkey through the enrollment link's token: options, then the authenticator's answer. */
+    async enroll(token: string, tweaks: CeremonyTweaks = {}): Promise<TeamAnswer> {
+      const options = await call('POST', '/enroll/options', { body: { token } });
+      if (options.status !== 200) return options;
+      const response = authenticator.create(options.json!.options as PublicKeyCredentialCreationOptionsJSON, tweaks);
+      return call('POST', '/enroll/verify', { body: { token, response } });
+    },
+    /** Signs in with the passkey held: options, then the authenticator's answer. */
+    async signIn(tweaks: CeremonyTweaks = {}): Promise<TeamAnswer> {
+      const options = await call('POST', '/signin/options');
+      expect(options.status).toBe(200);
+      const response = authenticator.get(options.json!.options as PublicKeyCredentialRequestOptionsJSON, tweaks);
+      return call('POST', '/signin/verify', { body: { challengeId: options.json!.challengeId, response } });
+    },
+  };
+}
