@@ -16,26 +16,15 @@ import { addTeamCommands } from './team.ts';
 export type { RequestSummary } from '../db/summary.ts';
 
 /**
- * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`, `done <id>` (invite
- * requests), `verify <id>`, `respond <id>` and `extend <id>` (privacy requests), `subject --email`, `erase --email`,
- * `purge`. `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the
- * outbox in one statement; the running server sends it.
- * @param io - `connect`: opens the database once a command runs; `now`: the clock for days left;
- *   `user`: who marks a request done by default
+ * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`; the review's decisions
+ * (`accept`, `waitlist` or `done`, `decline`, `spam`, `reopen`), `note` and `cohort add|list`; `verify <id>`,
+ * `respond <id>` and `extend <id>` (privacy requests); `subject --email`, `erase --email`, `purge`; `team
+ * add|link|list|remove`. A command that decides writes its record and the mail (and event) it causes into
+ * the outbox in one statement; the running server sends them.
+ * @param io - what every command is given ({@link CommandContext}), and `connect`: opens the database once a command runs
  * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
  */
-export function requestsProgram(io: {
-  connect: () => Promise<TeamConnection>;
-  out: (text: string) => void;
-  now: () => Date;
-  user: string;
-  /** `SONDE_MAIL_DIR`: where the server writes mail without SMTP; `erase` and `purge` delete the person's files there */
-  mailDir?: string;
-  /** write the signed decision events too (`SONDE_EVENTS_WEBHOOK_URL` is set) */
-  events?: boolean;
-  /** the site's public origin: where `team add` and `team link` point the enrollment link */
-  publicOrigin?: string;
-}): Command {
+export function requestsProgram(io: CommandContext['io'] & { connect: () => Promise<TeamConnection> }): Command {
   const withDb: CommandContext['withDb'] = async (mode, work) => {
     const connection = await io.connect();
     try {
@@ -46,7 +35,7 @@ export function requestsProgram(io: {
   };
   const context: CommandContext = { io, withDb };
   const program = new Command('requests')
-    .description("Sonde's stored invite and privacy requests: read, export, and mark them handled.")
+    .description("Sonde's stored invite and privacy requests: read, export, decide and answer them; and the team's members.")
     .showHelpAfterError(false);
   addReadCommands(program, context);
   addDecisionCommands(program, context);
@@ -62,15 +51,13 @@ export function requestsProgram(io: {
  */
 export async function runRequests(
   argv: string[],
-  io: {
+  io: Omit<CommandContext['io'], 'now' | 'user'> & {
     connect: () => Promise<TeamConnection>;
-    out: (text: string) => void;
     err: (text: string) => void;
+    /** the clock; the system's by default */
     now?: () => Date;
+    /** who runs it: `--by`'s default; the operating-system user by default */
     user?: string;
-    mailDir?: string;
-    events?: boolean;
-    publicOrigin?: string;
   },
 ): Promise<number> {
   const program = requestsProgram({
