@@ -5,7 +5,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { Encoder } from 'cbor-x';
+import { encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 
 /** Authenticator data flags (WebAuthn Level 3 §6.1): user present, user verified, backup eligible, backed up, attested credential data. */
 const UP = 0x01;
@@ -14,8 +14,8 @@ const BE = 0x08;
 const BS = 0x10;
 const AT = 0x40;
 
-/** CBOR as WebAuthn wants it: plain maps and byte strings, no cbor-x records or typed-array tags. */
-const cbor = new Encoder({ useRecords: false, tagUint8Array: false, mapsAsObjects: false });
+/** CBOR as WebAuthn wants it (maps with integer or text keys, byte strings), by the library @simplewebauthn itself decodes it with. */
+const cbor = { encode: (value: CBORType) => Buffer.from(encodeCBOR(value)) };
 
 /** One passkey the authenticator holds: discoverable, so it keeps its user handle. */
 interface StoredCredential {
@@ -67,7 +67,7 @@ export function softwareAuthenticator(origin: string) {
       const rpId = options.rp.id!;
       const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const jwk = publicKey.export({ format: 'jwk' });
-      const coseKey = new Map<number, number | Buffer>([
+      const coseKey = new Map<number, CBORType>([
         [1, 2], // kty: EC2
         [3, -7], // alg: ES256
         [-1, 1], // crv: P-256
@@ -78,7 +78,7 @@ export function softwareAuthenticator(origin: string) {
       const idLength = Buffer.alloc(2);
       idLength.writeUInt16BE(id.length);
       const authData = Buffer.concat([sha256(tweaks.rpId ?? rpId), Buffer.from([flagsOf(tweaks, AT)]), counter(0), Buffer.alloc(16), idLength, id, cbor.encode(coseKey)]);
-      const attestationObject = cbor.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+      const attestationObject = cbor.encode(new Map<string, CBORType>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
       credentials.push({ id, privateKey, rpId, userHandle: options.user.id, signCount: 0 });
       return {
         id: b64url(id),
