@@ -187,3 +187,6 @@ export const TEAM_QUEUE_PAGE_MAX = 100;
 
 /** Longest text search (`q`) of the console's queue, in characters. */
 export const TEAM_QUEUE_SEARCH_MAX_LENGTH = 200;
+
+/** Invite requests one decision of the console may take at once (a bulk decision from the queue's selection). */
+export const TEAM_DECISION_BATCH_MAX = 100;

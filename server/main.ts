@@ -63,6 +63,7 @@ export async function startServer(
     outbox: {
       kick: outbox.kick,
       webhook: config.announceWebhookUrl !== undefined,
+      events: eventsEnabled(config),
       requesterMail: true,
       teamMail: config.mail.teamEmail !== undefined,
     },

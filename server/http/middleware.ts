@@ -31,7 +31,7 @@ export type ApiEnv = {
 };
 
 /** The statuses an API route answers with a JSON `{ error }`. */
-export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 410 | 413 | 415 | 409 | 422 | 429 | 500 | 503;
 
 /** `application/json`, with an optional `charset=utf-8` (RFC 8259 §8.1: JSON is UTF-8), case-insensitive. */
 export const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
@@ -110,7 +110,7 @@ export interface ApiMiddleware {
    * @param maxBytes - the route's limit, in bytes (`MAX_BODY_BYTES`, `VERIFICATION_BODY_MAX_BYTES`, `TEAM_AUTH_BODY_MAX_BYTES`)
    * @param what - the body's name in the log line
    */
-  jsonBody: (maxBytes: number, what: 'submission' | 'verification' | 'team sign-in') => MiddlewareHandler<ApiEnv>;
+  jsonBody: (maxBytes: number, what: 'submission' | 'verification' | 'team sign-in' | 'team decision') => MiddlewareHandler<ApiEnv>;
   /** 503 with `Retry-After: 1`, logged at warn: the database did not answer within {@link ApiMiddleware.databaseTimeoutMs}. */
   databaseTooSlow: (c: Context) => Response;
   /** how long a request waits for the database before 503, in ms (`DATABASE_ANSWER_TIMEOUT_MS`, server/limits.ts) */
@@ -144,7 +144,7 @@ export function apiMiddleware(options: AppOptions): ApiMiddleware {
     maxAge: 600,
   });
 
-  const jsonBody = (maxBytes: number, what: 'submission' | 'verification' | 'team sign-in') => {
+  const jsonBody = (maxBytes: number, what: 'submission' | 'verification' | 'team sign-in' | 'team decision') => {
     const tooLarge = (c: Context) => problem(c, 413, `Body is larger than ${maxBytes} bytes`);
     const countStreamed = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
     const counted = async () => {};

@@ -35,9 +35,10 @@ export interface AppOptions {
   /** the server's clock, for the `submittedAt` window; tests fix it */
   now?: () => Date;
   /**
-   * the outbox (server/outbox/sender.ts), woken after each stored submission, and which deliveries each
-   * stored submission gets in the same statement: the webhook's announcement, the requester's mail
-   * (acknowledgment or confirmation), the team's mail
+   * the outbox (server/outbox/sender.ts), woken after each stored submission or decision, and which
+   * deliveries each stored submission gets in the same statement: the webhook's announcement, the
+   * requester's mail (acknowledgment or confirmation), the team's mail; `events`: the team's decisions
+   * write their signed event too (`SONDE_EVENTS_WEBHOOK_URL` is set)
    */
-  outbox?: { kick(): void; webhook: boolean; requesterMail: boolean; teamMail: boolean };
+  outbox?: { kick(): void; webhook: boolean; requesterMail: boolean; teamMail: boolean; events?: boolean };
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
+import { decisionRoutes } from './decisions.ts';
 import { passkeyRoutes } from './passkeys.ts';
 import { queueRoutes } from './queue.ts';
 import { teamContext, type TeamEnv } from './session.ts';
@@ -10,7 +11,7 @@ export const TEAM_API_PATH = '/api/team';
 
 /**
  * The team's API, mounted at {@link TEAM_API_PATH}: the passkey ceremonies and the session
- * (./passkeys.ts), and the read-only queue at `/requests` (./queue.ts). Every answer carries
+ * (./passkeys.ts), the decisions, notes and cohorts (./decisions.ts), and the queue at `/requests` (./queue.ts). Every answer carries
  * `Cache-Control: no-store` (server/http/middleware.ts `apiHeaders`, on all of `/api/*`); every call
  * needs an `Origin` equal to the public origin (403), and every call but the sign-in and enrollment
  * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
@@ -18,5 +19,8 @@ export const TEAM_API_PATH = '/api/team';
  */
 export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEnv> {
   const team = teamContext(options);
-  return new Hono<TeamEnv>().route('/', passkeyRoutes(options, api, team)).route('/requests', queueRoutes(options, team));
+  return new Hono<TeamEnv>()
+    .route('/', passkeyRoutes(options, api, team))
+    .route('/', decisionRoutes(options, api, team))
+    .route('/requests', queueRoutes(options, team));
 }

@@ -1,0 +1,102 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { textProblem } from '#shared/text';
+import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../../db/decisions.ts';
+import { audit } from '../../db/team.ts';
+import { inTeamTransaction } from '../../db/teamTransaction.ts';
+import { TEAM_DECISION_BATCH_MAX, TEAM_AUTH_BODY_MAX_BYTES } from '../../limits.ts';
+import { problem, type ApiMiddleware } from '../middleware.ts';
+import type { AppOptions } from '../options.ts';
+import type { TeamContext, TeamEnv } from './session.ts';
+
+/** A one-line text the team writes into a record or a mail: the text rule of shared/text.ts, as for visitors and the command line. */
+const teamText = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problemText = textProblem(value, { required: true });
+    if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
+  })
+  .transform((value) => value.normalize('NFC'));
+
+const decisionBody = z.object({
+  decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
+  ids: z.array(z.uuid()).min(1).max(TEAM_DECISION_BATCH_MAX),
+  cohort: teamText.optional(),
+  reason: teamText.optional(),
+  note: teamText.optional(),
+});
+
+const noteBody = z.object({ requestId: z.string(), text: teamText });
+
+const cohortBody = z.object({
+  name: teamText,
+  startsOn: z.iso.date(),
+  capacity: z.number().int().min(1).max(999_999).nullable().optional(),
+});
+
+/** The first problem of a body that is not of its shape, in words. */
+const shapeProblem = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)[0]!;
+
+/**
+ * The team's decisions in the console, behind a session (401) and the same-origin check (403), each one
+ * transaction under the team's write lock (server/db/teamTransaction.ts), as the command line's. Paths
+ * relative to `/api/team`; bodies are JSON of at most `TEAM_AUTH_BODY_MAX_BYTES` (415, 413, 400 otherwise):
+ * - `POST /decisions` `{ decision: 'accept'|'waitlist'|'decline'|'spam'|'reopen', ids: uuid[] (1 to
+ *   TEAM_DECISION_BATCH_MAX), cohort? (accept), reason? (decline: told to the applicant), note? }` → 200
+ *   `{ decided: [{ id, from, to }] }`; 409 `{ error, refusals: string[] }` when the review's chart
+ *   (machines/inviteReviewMachine.ts) refuses any one request, the cohort is unknown or too full, or an id
+ *   is unknown or a privacy request: then nothing changed. The decider is the signed-in member.
+ * - `POST /notes` `{ requestId, text }` → 201; 404 for an unknown request.
+ * - `GET /cohorts` → 200 `{ cohorts: [{ id, name, startsOn, capacity, accepted }] }`;
+ *   `POST /cohorts` `{ name, startsOn: 'YYYY-MM-DD', capacity?: number | null }` → 201 `{ cohort }`; 409 when
+ *   one of that name exists.
+ * Each decision and note is written to the audit (member, action, request id), never its text.
+ */
+export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: TeamContext): Hono<TeamEnv> {
+  const db = options.database.db;
+  // per route, not `use('*')`: this sub-app is mounted at the team API's root, beside the sign-in ceremonies
+  const signedIn = [team.sameOrigin, team.session] as const;
+  const body = [...signedIn, api.jsonContentType, api.jsonBody(TEAM_AUTH_BODY_MAX_BYTES, 'team decision')] as const;
+  const by = (member: { name: string | null; email: string }) => member.name ?? member.email;
+  return new Hono<TeamEnv>()
+    .post('/decisions', ...body, async (c) => {
+      const parsed = decisionBody.safeParse(c.var.body);
+      if (!parsed.success) return problem(c, 400, `Bad decision: ${shapeProblem(parsed.error)}`);
+      const member = c.var.member;
+      const at = team.now();
+      try {
+        const decided = await inTeamTransaction(db, 'write', async (tx) => {
+          const moved = await decideInvites(tx, { ...parsed.data, by: by(member), at, events: options.outbox?.events ?? false });
+          for (const { id } of moved) await audit(tx, { at, memberId: member.id, action: 'decision', requestId: id, detail: parsed.data.decision });
+          return moved;
+        });
+        options.outbox?.kick();
+        return c.json({ decided }, 200);
+      } catch (error) {
+        if (error instanceof DecisionRefusedError) return c.json({ error: `Nothing changed: ${error.message}`, refusals: error.refusals }, 409);
+        throw error;
+      }
+    })
+    .post('/notes', ...body, async (c) => {
+      const parsed = noteBody.safeParse(c.var.body);
+      if (!parsed.success) return problem(c, 400, `Bad note: ${shapeProblem(parsed.error)}`);
+      const id = parsed.data.requestId;
+      if (!z.uuid().safeParse(id).success) return problem(c, 404, 'No such request');
+      const member = c.var.member;
+      const at = team.now();
+      const added = await inTeamTransaction(db, 'write', async (tx) => {
+        if (!(await addNote(tx, { id, by: by(member), at, text: parsed.data.text }))) return false;
+        await audit(tx, { at, memberId: member.id, action: 'note', requestId: id });
+        return true;
+      });
+      return added ? c.body(null, 201) : problem(c, 404, 'No such request');
+    })
+    .get('/cohorts', ...signedIn, async (c) => c.json({ cohorts: await inTeamTransaction(db, 'read', (tx) => listCohorts(tx)) }, 200))
+    .post('/cohorts', ...body, async (c) => {
+      const parsed = cohortBody.safeParse(c.var.body);
+      if (!parsed.success) return problem(c, 400, `Bad cohort: ${shapeProblem(parsed.error)}`);
+      const { name, startsOn, capacity } = parsed.data;
+      const cohort = await inTeamTransaction(db, 'write', (tx) => addCohort(tx, { name, startsOn, capacity: capacity ?? null, by: by(c.var.member) }));
+      return cohort ? c.json({ cohort }, 201) : problem(c, 409, `A cohort named "${name}" exists already`);
+    });
+}

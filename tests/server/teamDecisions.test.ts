@@ -1,0 +1,111 @@
+// @vitest-environment node
+// The team's decisions in the console, over real HTTP behind a session: the same chart and statement as
+// the command line (server/db/decisions.ts), decided by the signed-in member, all or nothing, audited;
+// notes and cohorts; and every refusal: no session, a foreign Origin, a body out of shape, a decision
+// the chart does not allow.
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { deliveries, submissions, teamAudit, timeline } from '../../server/db/schema.ts';
+import { addMember } from '../../server/db/team.ts';
+import { TEAM_DECISION_BATCH_MAX } from '../../server/limits.ts';
+import { createLogger } from '../../server/logger.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
+import { startTestServer } from '../support/server.ts';
+import { testConfig, writeStandInSite } from '../support/site.ts';
+import { submissionBody } from '../support/submissionBody.ts';
+import { teamClient } from '../support/teamClient.ts';
+
+describe.each(testEngines())('decisions in the console on $name', (engine) => {
+  let database: Database;
+  let server: RunningServer;
+  let distDir: string;
+  let client: ReturnType<typeof teamClient>;
+  let sent = 0;
+  const invite = () => storeSubmission(database.db, submissionBody({ workEmail: `applicant-${++sent}@example.com` }));
+  const stateOf = async (id: string) => (await database.db.select().from(submissions).where(eq(submissions.id, id)))[0]!.reviewState;
+
+  beforeAll(async () => {
+    distDir = await writeStandInSite();
+  });
+  beforeEach(async () => {
+    database = await engine.open();
+    server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
+    client = teamClient(server.url);
+    const link = await addMember(database.db, { email: 'kim@sonde.dev', name: 'Kim Lee', by: 'ops', at: new Date() });
+    expect((await client.enroll(link!.token)).status).toBe(200);
+  });
+  afterEach(async () => {
+    await server.stop();
+    await database.close();
+  });
+
+  it('creates a cohort, accepts a selection into it as the signed-in member, and audits each decision without its text', async () => {
+    const ids = [await invite(), await invite()];
+    expect((await client.call('POST', '/cohorts', { body: { name: 'Cohort 3', startsOn: '2027-01-15', capacity: 2 } })).status).toBe(201);
+    expect((await client.call('POST', '/cohorts', { body: { name: 'Cohort 3', startsOn: '2027-02-01' } })).status).toBe(409);
+    const answer = await client.call('POST', '/decisions', { body: { decision: 'accept', ids, cohort: 'Cohort 3', note: 'Strong fit' } });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ decided: ids.map((id) => ({ id, from: 'received', to: 'accepted' })) });
+    for (const id of ids) expect(await stateOf(id)).toBe('accepted');
+    const entries = await database.db.select().from(timeline).where(eq(timeline.submissionId, ids[0]!));
+    expect(entries.map((entry) => [entry.action, entry.actor])).toEqual(expect.arrayContaining([['accepted', 'Kim Lee'], ['note', 'Kim Lee']]));
+    const mails = await database.db.select().from(deliveries).where(eq(deliveries.message, 'invite-accepted'));
+    expect(mails).toHaveLength(2);
+    const audit = await database.db.select().from(teamAudit).where(eq(teamAudit.action, 'decision'));
+    expect(audit.map((entry) => [entry.requestId, entry.detail]).sort()).toEqual(ids.map((id) => [id, 'accept']).sort());
+    expect(JSON.stringify(audit)).not.toContain('Strong fit');
+    const cohorts = await client.call('GET', '/cohorts');
+    expect(cohorts.json).toEqual({ cohorts: [expect.objectContaining({ name: 'Cohort 3', startsOn: '2027-01-15', capacity: 2, accepted: 2 })] });
+  });
+
+  it('refuses, with 409 and each reason, a decision the chart does not allow, a full cohort, and a batch with one bad id: nothing changes', async () => {
+    const [a, b] = [await invite(), await invite()];
+    expect((await client.call('POST', '/cohorts', { body: { name: 'Tiny', startsOn: '2027-01-15', capacity: 1 } })).status).toBe(201);
+    expect((await client.call('POST', '/decisions', { body: { decision: 'decline', ids: [a], reason: 'Not yet' } })).status).toBe(200);
+    const refused = await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [a, b], cohort: 'Tiny' } });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ refusals: [`request ${a} is declined: accept is possible only when it is received or waitlisted`] });
+    const full = await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids: [b, '00000000-0000-4000-8000-000000000000'] } });
+    expect(full.status).toBe(409);
+    expect(full.json).toMatchObject({ refusals: ['no request 00000000-0000-4000-8000-000000000000'] });
+    expect([await stateOf(a), await stateOf(b)]).toEqual(['declined', 'received']);
+    expect(await database.db.select().from(teamAudit).where(eq(teamAudit.action, 'decision'))).toHaveLength(1);
+  });
+
+  it('keeps a note with the member and an audit entry; an unknown request is 404', async () => {
+    const id = await invite();
+    expect((await client.call('POST', '/notes', { body: { requestId: id, text: 'Called them' } })).status).toBe(201);
+    expect((await database.db.select().from(timeline).where(eq(timeline.submissionId, id)))[0]).toMatchObject({ action: 'note', actor: 'Kim Lee', reason: 'Called them' });
+    expect((await client.call('POST', '/notes', { body: { requestId: '00000000-0000-4000-8000-000000000000', text: 'x' } })).status).toBe(404);
+    expect((await client.call('POST', '/notes', { body: { requestId: 'not-an-id', text: 'x' } })).status).toBe(404);
+  });
+
+  it.each([
+    ['an unknown decision', { decision: 'approve', ids: ['00000000-0000-4000-8000-000000000000'] }, /decision/],
+    ['no ids', { decision: 'waitlist', ids: [] }, /ids/],
+    ['an id that is not a UUID', { decision: 'waitlist', ids: ['nope'] }, /ids\.0/],
+    ['one id more than TEAM_DECISION_BATCH_MAX', { decision: 'waitlist', ids: Array.from({ length: TEAM_DECISION_BATCH_MAX + 1 }, () => '00000000-0000-4000-8000-000000000000') }, /ids/],
+    ['an escape code in the reason', { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], reason: 'a\u001b[2J' }, /reason: the text contains a/],
+  ])('refuses a body out of shape with 400: %s', async (_what, body, message) => {
+    const answer = await client.call('POST', '/decisions', { body });
+    expect(answer.status).toBe(400);
+    expect((answer.json as { error: string }).error).toMatch(message);
+  });
+
+  it('takes a batch of exactly TEAM_DECISION_BATCH_MAX ids to the chart (refused there, not by shape)', async () => {
+    const ids = Array.from({ length: TEAM_DECISION_BATCH_MAX }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    expect((await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids } })).status).toBe(409);
+  });
+
+  it('refuses every decision without a session (401) and from a foreign origin (403)', async () => {
+    const id = await invite();
+    for (const [path, body] of [['/decisions', { decision: 'spam', ids: [id] }], ['/notes', { requestId: id, text: 'x' }], ['/cohorts', { name: 'C', startsOn: '2027-01-01' }]] as const) {
+      expect((await client.call('POST', path, { body, cookie: null })).status, path).toBe(401);
+      expect((await client.call('POST', path, { body, origin: 'https://evil.example' })).status, path).toBe(403);
+    }
+    expect((await client.call('GET', '/cohorts', { cookie: null })).status).toBe(401);
+    expect(await stateOf(id)).toBe('received');
+  });
+});
