@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { DECIDED_STATE, inviteReviewMachine, type InviteDecision, type InviteReviewEvent } from '#machines/inviteReviewMachine';
 import { rowsOf, type Db } from './database.ts';
 import { cohorts, deliveries, submissions, timeline, type DecisionEvent, type MailMessage, type ReviewState, type TimelineAction } from './schema.ts';
@@ -214,7 +214,7 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
  * @returns false when there is no such request
  */
 export async function addNote(db: Db, note: { id: string; by: string; at: Date; text: string }): Promise<boolean> {
-  const [row] = await db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.id, note.id)));
+  const [row] = await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.id, note.id));
   if (!row) return false;
   await db.insert(timeline).values({ submissionId: note.id, at: note.at, action: 'note', actor: note.by, reason: note.text });
   return true;

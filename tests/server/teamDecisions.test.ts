@@ -7,7 +7,6 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { deliveries, submissions, teamAudit, timeline } from '../../server/db/schema.ts';
-import { addMember } from '../../server/db/team.ts';
 import { TEAM_DECISION_BATCH_MAX } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
@@ -15,7 +14,7 @@ import { storeSubmission, testEngines } from '../support/database.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
-import { teamClient } from '../support/teamClient.ts';
+import { enrolledClient, type teamClient } from '../support/teamClient.ts';
 
 describe.each(testEngines())('decisions in the console on $name', (engine) => {
   let database: Database;
@@ -32,9 +31,7 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
   beforeEach(async () => {
     database = await engine.open();
     server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = teamClient(server.url);
-    const link = await addMember(database.db, { email: 'kim@sonde.dev', name: 'Kim Lee', by: 'ops', at: new Date() });
-    expect((await client.enroll(link!.token)).status).toBe(200);
+    client = await enrolledClient(server.url, database.db, { name: 'Kim Lee' });
   });
   afterEach(async () => {
     await server.stop();

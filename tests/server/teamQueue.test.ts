@@ -6,7 +6,6 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { cohorts, submissions } from '../../server/db/schema.ts';
-import { addMember } from '../../server/db/team.ts';
 import { TEAM_QUEUE_PAGE_MAX } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
@@ -14,7 +13,7 @@ import { storeSubmission, testEngines } from '../support/database.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
-import { teamClient } from '../support/teamClient.ts';
+import { enrolledClient, type teamClient } from '../support/teamClient.ts';
 
 type Summary = { id: string; kind: string; fullName: string; state?: string; status: string; cohort?: string };
 type Page = { requests: Summary[]; next: string | null; counts: Record<string, number> };
@@ -31,9 +30,7 @@ describe.each(testEngines())('the team queue on $name', (engine) => {
   beforeEach(async () => {
     database = await engine.open();
     server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = teamClient(server.url);
-    const link = await addMember(database.db, { email: 'kim@sonde.dev', name: null, by: 'ops', at: new Date() });
-    expect((await client.enroll(link!.token)).status).toBe(200);
+    client = await enrolledClient(server.url, database.db);
   });
   afterEach(async () => {
     await server.stop();

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type { Db } from '../../server/db/database.ts';
+import { addMember } from '../../server/db/team.ts';
 import { softwareAuthenticator, type CeremonyTweaks } from './authenticator.ts';
 
 /** An answer of the team's API with its parsed JSON body (null for an empty body). */
@@ -62,4 +64,16 @@ export function teamClient(baseUrl: string) {
       return call('POST', '/signin/verify', { body: { challengeId: options.json!.challengeId, response } });
     },
   };
+}
+
+/**
+ * A member added by the command line's own function (server/db/team.ts `addMember`) who enrolled a passkey
+ * through its link: a {@link teamClient} with a session, as a team member who has just signed up.
+ * @param member - `name` is who the timeline names for the member's decisions (null: the email)
+ */
+export async function enrolledClient(baseUrl: string, db: Db, member: { email?: string; name?: string | null } = {}): Promise<ReturnType<typeof teamClient>> {
+  const client = teamClient(baseUrl);
+  const link = await addMember(db, { email: member.email ?? 'kim@sonde.dev', name: member.name ?? null, by: 'ops', at: new Date() });
+  expect((await client.enroll(link!.token)).status).toBe(200);
+  return client;
 }
