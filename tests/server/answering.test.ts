@@ -275,6 +275,12 @@ describe('the mail of respond and extend, through a real SMTP server', () => {
       });
       const { id } = (await response.json()) as { id: string };
       await until(() => received().some((m) => m.subject === 'We received your privacy request' && m.to && !Array.isArray(m.to) && m.to.text === 'noor@example.com'));
+      // the SMTP server has the confirmation before the sender records it sent: wait for the record, as
+      // the team would, so that the history's order is the order of the events
+      await until(async () => {
+        const [record] = await server.database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id));
+        return record?.confirmationSentAt != null;
+      });
       expect(await run(['verify', id])).toBe(0);
       expect(await run(['respond', id, '--outcome', 'complied', '--attach-subject'])).toBe(0);
       const outcomeMail = () => received().find((m) => m.subject === 'Our answer to your privacy request' && m.to && !Array.isArray(m.to) && m.to.text === 'noor@example.com');
