@@ -1,4 +1,5 @@
 import { setup } from 'xstate';
+import type { InviteDecision, ReviewState } from '#shared/team';
 
 /** A cohort as an acceptance sees it: its size when the decision is asked. */
 export interface CohortSeats {
@@ -19,8 +20,6 @@ export type InviteReviewEvent =
   | { type: 'review.spam' }
   | { type: 'review.reopen' };
 
-/** A decision's name as the team types it (`requests accept`, …) and as the timeline keeps it. */
-export type InviteDecision = 'accept' | 'waitlist' | 'decline' | 'spam' | 'reopen';
 
 /** The state each decision leads to. */
 export const DECIDED_STATE = {
@@ -86,8 +85,8 @@ export const inviteReviewMachine = setup({
   },
 });
 
-/** A state of {@link inviteReviewMachine}, as `submissions.review_state` stores it. */
-export type ReviewState = 'received' | 'accepted' | 'waitlisted' | 'declined' | 'spam';
+/** A state of {@link inviteReviewMachine} (shared/team.ts), and a decision's name. */
+export type { InviteDecision, ReviewState };
 
 /** The chart's states, in its order (what `list --state` takes). */
 export const REVIEW_STATES = Object.keys(inviteReviewMachine.root.states) as ReviewState[];

@@ -1,12 +1,10 @@
 import { and, assign, not, setup, stateIn } from 'xstate';
 import { RETENTION } from '#shared/policy';
 import { VERIFIED_REQUEST_TYPES } from '#shared/submission';
+import type { PrivacyOutcome, VerificationMethod } from '#shared/team';
 
-/** How the team answered a privacy request (11 CCR §7022(e), §7024): in full, not at all, or in part. */
-export type PrivacyOutcome = 'complied' | 'denied' | 'partly';
-
-/** How a privacy request's identity was confirmed (11 CCR §7060): by its verification link, or recorded by the team. */
-export type VerificationMethod = 'link' | 'team';
+/** How the team answered a privacy request, and how its identity was confirmed (shared/team.ts). */
+export type { PrivacyOutcome, VerificationMethod };
 
 /**
  * The record of 11 CCR §7101 the course keeps (the chart's context): the date and nature of the request,

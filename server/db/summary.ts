@@ -1,35 +1,8 @@
 import { needsVerification } from '#machines/privacyCourseMachine';
-import type { SubmissionKind } from '#shared/submission';
-import type { privacyRecords, PrivacyOutcome, ReviewState, submissions } from './schema.ts';
+import type { RequestSummary } from '#shared/team';
+import type { privacyRecords, submissions } from './schema.ts';
 
-/** A request as the command line (`list --json`, `export --format json`) and the team's console (`GET /api/team/requests`) show it. */
-export interface RequestSummary {
-  id: string;
-  kind: SubmissionKind;
-  /** ISO 8601 */
-  receivedAt: string;
-  fullName: string;
-  email: string;
-  company: string;
-  status: 'open' | 'done';
-  /** invite requests: where the review stands (machines/inviteReviewMachine.ts) */
-  state?: ReviewState;
-  /** accepted invite requests: the cohort's name */
-  cohort?: string;
-  /** the first request of the same kind from the same mailbox, when this one repeats it */
-  duplicateOf?: string;
-  /** privacy requests only: ISO 8601, received + 45 days */
-  dueAt?: string;
-  /** privacy requests still open: whole days until `dueAt`, negative when overdue */
-  daysLeft?: number;
-  handledAt?: string;
-  handledBy?: string;
-  note?: string;
-  /** privacy requests: whether the requester's identity is confirmed (11 CCR §7060); `not needed` for an opt-out */
-  verification?: 'verified' | 'unverified' | 'not needed';
-  /** privacy requests answered with `respond`: complied, denied or partly */
-  outcome?: PrivacyOutcome;
-}
+export type { RequestSummary };
 
 export type Row = typeof submissions.$inferSelect;
 export type PrivacyRecord = typeof privacyRecords.$inferSelect;

@@ -1,10 +1,10 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import type { TimelineEntry } from '#shared/team';
 import type { Db } from './database.ts';
 import { historyOf } from './privacyAnswers.ts';
 import { cohorts, deliveries, privacyRecords, timeline } from './schema.ts';
 
-/** One entry of a request's timeline: what happened and when (ISO 8601), with its details as text. */
-export type TimelineEntry = { event: string; at: string } & Record<string, string>;
+export type { TimelineEntry };
 
 /**
  * Everything that happened to a stored request, oldest first: its receipt; each delivery it caused

@@ -64,6 +64,9 @@ export const KEEP_REQUEST_TIMEOUT_MS = 1_000;
  */
 export const VERIFICATION_TIMEOUT_MS = 10_000;
 
+/** Not in the spec: a call of the team's console to `/api/team/*` is aborted after this many ms (a CSV export of the whole queue included). */
+export const TEAM_CALL_TIMEOUT_MS = 30_000;
+
 /**
  * The browser's submission outbox (machines/outboxMachine.ts): a submission that failed on a network
  * error, a time-out, a 5xx or a 429 is kept and sent again until the server has it.

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { TEAM_API_PATH } from '#shared/team';
 import type { ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { decisionRoutes } from './decisions.ts';
@@ -6,8 +7,8 @@ import { passkeyRoutes } from './passkeys.ts';
 import { queueRoutes } from './queue.ts';
 import { teamContext, type TeamEnv } from './session.ts';
 
-/** Where the team's API is mounted (server/http/app.ts). */
-export const TEAM_API_PATH = '/api/team';
+/** Where the team's API is mounted (server/http/app.ts; shared/team.ts). */
+export { TEAM_API_PATH };
 
 /**
  * The team's API, mounted at {@link TEAM_API_PATH}: the passkey ceremonies and the session
