@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import {
   E2E_ANALYTICS_PGLITE_DIR,
+  E2E_ANALYTICS_PORT,
   E2E_EVENTS_FILE,
   E2E_EVENTS_SECRET,
   E2E_EVENTS_URL,
   E2E_POSTHOG_HOST,
   E2E_SITE_MAIL_DIR,
   E2E_SITE_PGLITE_DIR,
+  E2E_SITE_PORT,
   E2E_SMTP_DIR,
   E2E_SMTP_PORT,
   E2E_WEBHOOK_FILE,
@@ -28,8 +30,8 @@ import {
  * inspector (tests/e2e/inspector.spec.ts) and hydration with React's development build (tests/e2e/hydration.spec.ts).
  * Debian's Chromium is used when present: Playwright's own browser download cannot run here (DESIGN.md §3).
  */
-const SITE_PORT = 4180;
-const ANALYTICS_PORT = 4181;
+const SITE_PORT = E2E_SITE_PORT;
+const ANALYTICS_PORT = E2E_ANALYTICS_PORT;
 const DEV_PORT = 4182;
 
 const chromium = '/usr/bin/chromium';

@@ -1,5 +1,9 @@
 /** Values the Playwright config and the e2e tests must agree on. */
 
+/** The ports of the `site` server (a fresh clone's configuration) and the `analytics` server (PostHog on, SMTP). */
+export const E2E_SITE_PORT = 4180;
+export const E2E_ANALYTICS_PORT = 4181;
+
 /** The PostHog host of the analytics build; never resolvable, and every request to it is intercepted. */
 export const E2E_POSTHOG_HOST = 'https://posthog.e2e.invalid';
 

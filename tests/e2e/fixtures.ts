@@ -9,12 +9,14 @@ import { postHogAnswer } from '../../scripts/posthogStandIn';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import {
   E2E_ANALYTICS_PGLITE_DIR,
+  E2E_ANALYTICS_PORT,
   E2E_EVENTS_FILE,
   E2E_EVENTS_SECRET,
   E2E_EVENTS_URL,
   E2E_POSTHOG_HOST,
   E2E_SITE_MAIL_DIR,
   E2E_SITE_PGLITE_DIR,
+  E2E_SITE_PORT,
   E2E_SMTP_DIR,
   E2E_WEBHOOK_FILE,
 } from './constants';
@@ -108,11 +110,12 @@ export async function fillInviteForm(page: Page, email: string) {
  * @throws the command's failure, with its exit code and output
  */
 export async function teamCommand(args: string[], server: 'site' | 'analytics' = 'site'): Promise<string> {
-  // the site server's settings that a command writing on its own (on PostgreSQL) needs: its decisions' signed events
+  // the site server's settings that a command writing on its own (on PostgreSQL) needs: its decisions'
+  // signed events; and its port, of which the enrollment links' origin is made
   const env =
     server === 'site'
-      ? { SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR, SONDE_EVENTS_WEBHOOK_URL: E2E_EVENTS_URL, SONDE_EVENTS_WEBHOOK_SECRET: E2E_EVENTS_SECRET }
-      : { SONDE_PGLITE_DIR: E2E_ANALYTICS_PGLITE_DIR, DATABASE_URL: '' };
+      ? { PORT: String(E2E_SITE_PORT), SONDE_PGLITE_DIR: E2E_SITE_PGLITE_DIR, SONDE_EVENTS_WEBHOOK_URL: E2E_EVENTS_URL, SONDE_EVENTS_WEBHOOK_SECRET: E2E_EVENTS_SECRET }
+      : { PORT: String(E2E_ANALYTICS_PORT), SONDE_PGLITE_DIR: E2E_ANALYTICS_PGLITE_DIR, DATABASE_URL: '' };
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, ...env } });
   return stdout;
 }
