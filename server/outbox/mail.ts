@@ -159,6 +159,8 @@ function domainOf(address: string): string {
  * made once: a retry, even after a crash, is the same message with the same links. Automatic mail is
  * marked as such (`Auto-Submitted: auto-generated`, RFC 3834), so that autoresponders do not answer it.
  * A delivery has {@link MAIL_DELIVERY_DEADLINE_MS}; when the sender aborts it, the SMTP connection is closed.
+ * A team member's enrollment mail, rendered when it was queued (server/outbox/enrollmentMail.ts), goes
+ * through {@link Channel.deliverRendered} the same way, to the member's address.
  * @param siteUrl - the site's public origin, for the links in the messages
  * @param subjectOf - everything stored about one person (server/db/retention.ts `subjectExport`), read when
  *   a response carries it as an attachment: when it is rendered, so it is what is stored then

@@ -117,7 +117,8 @@ export interface Outbox {
  * cleared), and otherwise given its next attempt ({@link retryDelayMs}); after
  * {@link DELIVERY_GIVE_UP_AFTER_MS} of failures it gives up and logs an error. Nothing is lost on a
  * restart: the schedule is in the database. A row of a channel this instance does not have (a webhook no
- * longer configured) waits.
+ * longer configured) waits. A team member's row (an enrollment link's mail, rendered when it was written)
+ * is sent as it is through the mail channel's `deliverRendered`, and given up once its link has expired.
  * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline, in tests
  */
 export function startOutbox(options: {

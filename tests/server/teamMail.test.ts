@@ -2,8 +2,9 @@
 // A team member's enrollment link, mailed through the outbox (server/db/team.ts, server/cli/team.ts,
 // server/outbox/enrollmentMail.ts): written rendered in the transaction that makes the link, sent as it
 // is on every attempt, its raw token kept only until it is delivered (as a privacy confirmation's
-// verification link); a new link ends the earlier one and drops its waiting mail, as removing the member
-// does; the member's mail is in no requester's export or erasure.
+// verification link) or given up (at the latest once the link expired); a new link ends the earlier one
+// and drops its waiting mail, as removing the member does; the member's mail is in no requester's export
+// or erasure.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,6 +14,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { deliveryIdsOf, eraseSubject, subjectExport } from '../../server/db/retention.ts';
 import { deliveries, teamAudit, teamEnrollments, teamMembers } from '../../server/db/schema.ts';
+import { TEAM_ENROLLMENT_TTL_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { mailChannel } from '../../server/outbox/mail.ts';
@@ -170,5 +172,19 @@ describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
     expect(asLines(smtp.received[0]!.raw.toString())).toBe(asLines(waiting!.rendered!));
     expect(lines.join('')).not.toContain(printed);
     expect(lines.join('')).not.toContain('kim@sonde.dev');
+  });
+
+  it('gives a mail up, unsent and its token cleared, once its link has expired', async () => {
+    const { run } = teamCli(() => database, { publicOrigin: ORIGIN });
+    expect(await run(['team', 'add', 'kim@sonde.dev'], new Date(Date.now() - TEAM_ENROLLMENT_TTL_MS - 1_000))).toBe(0);
+    const emlDir = testConfig(distDir).mail.emlDir;
+    const settings = { smtpUrl: undefined, emlDir, from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: undefined };
+    const outbox = startOutbox({ db: database.db, channels: [mailChannel(settings, () => ORIGIN, async () => ({}), async () => null)], logger: createLogger('silent'), pollIntervalMs: 60_000 });
+    cleanup.push(() => outbox.stop());
+    await outbox.runOnce();
+    const [row] = await memberRows();
+    expect(row).toMatchObject({ deliveredAt: null, rendered: null, lastError: 'PermanentDeliveryError: the enrollment link expired' });
+    expect(row!.failedAt).toBeInstanceOf(Date);
+    expect(await readdir(emlDir)).toEqual([]);
   });
 });
