@@ -63,8 +63,9 @@ describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
     const printed = tokenOf(io.out[0]!)!;
     expect(io.out[1]).toMatch(/mailed to them/);
     // no SMTP server set: the running server writes it to SONDE_MAIL_DIR, as all other mail
-    await until(async () => (await readdir(config.mail.emlDir)).length === 1);
-    const [file] = await readdir(config.mail.emlDir);
+    await until(async () => (await memberRows())[0]?.deliveredAt != null); // marked once the file is whole (renamed from .tmp)
+    const [file, ...others] = await readdir(config.mail.emlDir);
+    expect(others).toEqual([]);
     const mail: ParsedMail = await simpleParser(await readFile(join(config.mail.emlDir, file!)));
     const [row] = await memberRows();
     const [kim] = await database.db.select().from(teamMembers).where(eq(teamMembers.email, 'kim@sonde.dev'));
