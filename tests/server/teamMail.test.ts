@@ -96,13 +96,16 @@ describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
     expect(lines.join('')).not.toContain('kim@sonde.dev');
   });
 
-  it("a member's mail is in no requester's export or erasure, even one of the same address", async () => {
-    const { run } = teamCli(() => database, { publicOrigin: ORIGIN });
+  it("a member's mail is in no requester's timeline, export or erasure, even one of the same address", async () => {
+    const { io, run } = teamCli(() => database, { publicOrigin: ORIGIN });
     const id = await storeSubmission(database.db, submissionBody({ workEmail: 'kim@sonde.dev' }), { mail: { requester: true, team: false } });
     expect(await run(['team', 'add', 'kim@sonde.dev'])).toBe(0);
     const rows = await memberRows();
     expect(rows.map((row) => row.message).sort()).toEqual(['invite-acknowledgment', 'team-enrollment']);
     const requesterRow = rows.find((row) => row.submissionId === id)!;
+    expect(await run(['show', id])).toBe(0);
+    expect(io.out.join('\n')).toContain('invite-acknowledgment');
+    expect(io.out.join('\n')).not.toContain('team-enrollment');
     const exported = await subjectExport(database.db, 'kim@sonde.dev');
     expect(exported.notifications).toEqual([expect.objectContaining({ id: requesterRow.id })]);
     expect(await deliveryIdsOf(database.db, 'kim@sonde.dev')).toEqual([requesterRow.id]);
