@@ -62,6 +62,12 @@ export const VERIFICATION_CALLS_PER_MINUTE = 30;
  */
 export const DATABASE_ANSWER_TIMEOUT_MS = 5_000;
 
+/**
+ * The `Retry-After` of a 503 answered because the database cannot be reached (a connection refused or
+ * lost, a server restarting), in seconds: longer than a slow answer's 1 s, as a restart takes a few.
+ */
+export const DATABASE_UNAVAILABLE_RETRY_AFTER_S = 5;
+
 /** `GET /api/health` reports the database unreachable when a `select 1` takes longer, in ms. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 

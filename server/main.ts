@@ -118,6 +118,7 @@ export async function startServer(
         mailDir: config.mail.emlDir,
         events: eventsEnabled(config),
         publicOrigin: publicOrigin(),
+        mailFrom: config.mail.from,
       });
       logger.info({ teamCommand: commandNameOf(argv), code: answer.code }, 'team command'); // its arguments may name a person
       outbox.kick(); // the mail a command wrote (respond, extend) goes out now

@@ -12,6 +12,8 @@ export interface CommandContext {
     events?: boolean;
     /** the site's public origin (server/config.ts `publicOriginOf`): where enrollment links point */
     publicOrigin?: string;
+    /** `SONDE_MAIL_FROM`: the sender of the enrollment links' mail */
+    mailFrom?: string;
   };
   /** Runs the command's reads and writes as one transaction (server/db/teamTransaction.ts `inTeamTransaction`). */
   withDb: <T>(mode: 'read' | 'write', work: (db: Db) => Promise<T>) => Promise<T>;

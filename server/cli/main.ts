@@ -40,6 +40,7 @@ export async function runTeamCommandLine(
     mailDir: config.mail.emlDir,
     events: eventsEnabled(config),
     publicOrigin: publicOriginOf(config, config.port),
+    mailFrom: config.mail.from,
     user,
     out: io.out,
     err: io.err,

@@ -68,6 +68,7 @@ export async function runRequests(
     ...(io.mailDir ? { mailDir: io.mailDir } : {}),
     ...(io.events ? { events: io.events } : {}),
     ...(io.publicOrigin ? { publicOrigin: io.publicOrigin } : {}),
+    ...(io.mailFrom ? { mailFrom: io.mailFrom } : {}),
   });
   // every command, sub-commands included (`cohort add`): errors reach the caller, output goes to io
   const override = (command: Command) => {

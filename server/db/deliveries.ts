@@ -3,11 +3,13 @@ import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './database.ts';
 import { deliveries, privacyRecords, submissions, type DecisionEvent, type MailMessage, type OutboxChannel } from './schema.ts';
 
-/** A delivery the outbox claimed, with what its message needs (the columns as the drivers return them). */
+/** A delivery of a request the outbox claimed, with what its message needs (the columns as the drivers return them). */
 export type ClaimedDelivery = {
   id: string;
   locked_until: Date | string;
   submission_id: string;
+  /** always null here: a member's delivery is a {@link ClaimedMemberDelivery} */
+  member_id: null;
   attempts: number;
   created_at: Date | string;
   channel: OutboxChannel;
@@ -34,11 +36,33 @@ export type ClaimedDelivery = {
 };
 
 /**
+ * A team member's delivery the outbox claimed: the mail of an enrollment link (`team-enrollment`), rendered
+ * when it was written (`rendered` is null only once it was delivered or given up).
+ */
+export type ClaimedMemberDelivery = {
+  id: string;
+  locked_until: Date | string;
+  submission_id: null;
+  member_id: string;
+  /** the member's lower-cased address */
+  member_email: string;
+  attempts: number;
+  created_at: Date | string;
+  channel: 'mail';
+  message: 'team-enrollment';
+  rendered: string | null;
+};
+
+/**
  * Claims up to `places` due deliveries of these channels (`for update skip locked`, so many senders never
  * claim one row twice), each under its channel's lease, and counts the attempt.
  * @param channels - each channel's name and lease, in seconds
  */
-export async function claimDeliveries(db: Db, places: number, channels: Array<{ name: string; leaseSeconds: number }>): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  db: Db,
+  places: number,
+  channels: Array<{ name: string; leaseSeconds: number }>,
+): Promise<Array<ClaimedDelivery | ClaimedMemberDelivery>> {
   const names = channels.map((channel) => channel.name);
   const leaseSeconds = sql.join(
     channels.map((channel) => sql`when ${channel.name} then ${channel.leaseSeconds}::float8`),
@@ -57,17 +81,18 @@ export async function claimDeliveries(db: Db, places: number, channels: Array<{ 
       claimed as (
         update ${deliveries} d set locked_until = now() + make_interval(secs => case d.channel ${leaseSeconds} end), attempts = d.attempts + 1
         from due where d.id = due.id
-        returning d.id, d.submission_id, d.attempts, d.created_at, d.channel, d.message, d.attach_subject, d.locked_until, d.rendered, d.covers, d.event, d.payload
+        returning d.id, d.submission_id, d.member_id, d.attempts, d.created_at, d.channel, d.message, d.attach_subject, d.locked_until, d.rendered, d.covers, d.event, d.payload
       )
-      select c.id, c.submission_id, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered, c.event, c.payload,
+      select c.id, c.submission_id, c.member_id, m.email as member_email, c.attempts, c.created_at, c.channel, c.message, c.attach_subject, c.locked_until, c.rendered, c.event, c.payload,
         s.kind, s.email, s.received_at, s.body, s.due_at,
         r.outcome, r.outcome_reason, r.extension_reason, array_to_json(r.request_types) as request_types, r.due_at as record_due_at,
         (select coalesce(json_agg(json_build_object('id', cs.id, 'received_at', cs.received_at, 'due_at', coalesce(cr.due_at, cs.due_at), 'body', cs.body)
                   order by cs.received_at, cs.id), '[]'::json)
            from ${submissions} cs left join ${privacyRecords} cr on cr.id = cs.id
            where cs.id = any(coalesce(c.covers, array[c.submission_id]))) as covered
-      from claimed c join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id`);
-    return rowsOf<ClaimedDelivery>(result);
+      from claimed c left join submissions s on s.id = c.submission_id left join privacy_records r on r.id = c.submission_id
+        left join team_members m on m.id = c.member_id`);
+    return rowsOf<ClaimedDelivery | ClaimedMemberDelivery>(result);
 }
 
 /** A claimed delivery under this sender's lease: every bookkeeping update holds only while the lease does. */

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { sha256Hex } from './mailbox.ts';
-import { teamAudit, teamEnrollments, teamMembers, teamPasskeys, teamSessions, type TeamAuditAction } from './schema.ts';
+import { deliveries, teamAudit, teamEnrollments, teamMembers, teamPasskeys, teamSessions, type TeamAuditAction } from './schema.ts';
 import { TEAM_ENROLLMENT_TTL_MS } from '../limits.ts';
 
 type Member = typeof teamMembers.$inferSelect;
@@ -27,26 +27,47 @@ export interface Enrollment {
   expiresAt: Date;
 }
 
+/**
+ * Renders the mail of a new enrollment link (server/outbox/enrollmentMail.ts): given the outbox row's id
+ * (its Message-ID), the member's address and the link's token and expiry, the whole message (RFC 5322).
+ */
+export type EnrollmentMailer = (mail: { deliveryId: string; to: string; token: string; expiresAt: Date }) => Promise<string>;
+
+/** A member's mail still waiting in the outbox (neither delivered nor given up). */
+const unsentMailOf = (memberId: string) => and(eq(deliveries.memberId, memberId), isNull(deliveries.deliveredAt), isNull(deliveries.failedAt));
+
 /** Appends one entry to the team's audit trail (append-only: server/db/functions/team_audit_append_only.sql). */
 export async function audit(db: Db, entry: { at: Date; memberId: string | null; action: TeamAuditAction; requestId?: string | null; detail?: string | null }): Promise<void> {
   await db.insert(teamAudit).values({ at: entry.at, memberId: entry.memberId, action: entry.action, requestId: entry.requestId ?? null, detail: entry.detail ?? null });
 }
 
-/** A new single-use enrollment link for `member`, good for {@link TEAM_ENROLLMENT_TTL_MS}; only its SHA-256 is stored. */
-async function issueEnrollment(db: Db, member: Member, at: Date): Promise<Enrollment> {
+/**
+ * A new single-use enrollment link for `member`, good for {@link TEAM_ENROLLMENT_TTL_MS}; only its SHA-256
+ * is stored. The member's earlier links stop working, and their mails still waiting are dropped (one
+ * good link at a time). The link's mail is written into the outbox, rendered, in the same transaction
+ * (`deliveries.rendered` holds the raw token until the mail is delivered or given up, as a privacy
+ * confirmation's verification link).
+ */
+async function issueEnrollment(db: Db, member: Member, at: Date, mail: EnrollmentMailer): Promise<Enrollment> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(at.getTime() + TEAM_ENROLLMENT_TTL_MS);
+  await db.delete(teamEnrollments).where(and(eq(teamEnrollments.memberId, member.id), isNull(teamEnrollments.usedAt)));
+  await db.delete(deliveries).where(unsentMailOf(member.id));
   await db.insert(teamEnrollments).values({ tokenSha256: sha256Hex(token), memberId: member.id, createdAt: at, expiresAt });
+  const deliveryId = randomUUID();
+  const rendered = await mail({ deliveryId, to: member.email, token, expiresAt });
+  await db.insert(deliveries).values({ id: deliveryId, memberId: member.id, channel: 'mail', message: 'team-enrollment', rendered, createdAt: at, nextAttemptAt: sql`now()` });
   await audit(db, { at, memberId: member.id, action: 'enrollment link issued', detail: 'cli' });
   return { token, expiresAt };
 }
 
 /**
- * `team add`: a new member (or a removed one, back), with its first enrollment link.
+ * `team add`: a new member (or a removed one, back), with its first enrollment link, mailed to it.
  * @param member - `email` lower-cased here; `by`: the operating-system user who adds it
+ * @param mail - renders the link's mail, written into the outbox in this transaction
  * @returns the link's token; undefined when the address is a member already (`team link` gives a new link)
  */
-export async function addMember(db: Db, member: { email: string; name: string | null; by: string; at: Date }): Promise<Enrollment | undefined> {
+export async function addMember(db: Db, member: { email: string; name: string | null; by: string; at: Date }, mail: EnrollmentMailer): Promise<Enrollment | undefined> {
   const email = member.email.toLowerCase();
   const [existing] = await db.select().from(teamMembers).where(eq(teamMembers.email, email)).for('update');
   if (existing && existing.removedAt === null) return undefined;
@@ -57,21 +78,24 @@ export async function addMember(db: Db, member: { email: string; name: string | 
         .values({ email, name: member.name, webauthnUserId: randomBytes(32).toString('base64url'), createdAt: member.at, createdBy: member.by })
         .returning();
   await audit(db, { at: member.at, memberId: row!.id, action: 'member added', detail: member.by });
-  return issueEnrollment(db, row!, member.at);
+  return issueEnrollment(db, row!, member.at, mail);
 }
 
 /**
- * `team link`: a new enrollment link for a member (a second device, or a lost one); earlier links stay good until used or expired.
+ * `team link`: a new enrollment link for a member (a second device, or a lost one), mailed to it; its
+ * earlier links stop working, and their mails still waiting are dropped.
+ * @param mail - renders the link's mail, written into the outbox in this transaction
  * @returns undefined when the address is not a member
  */
-export async function newEnrollmentLink(db: Db, email: string, at: Date): Promise<Enrollment | undefined> {
+export async function newEnrollmentLink(db: Db, email: string, at: Date, mail: EnrollmentMailer): Promise<Enrollment | undefined> {
   const [member] = await db.select().from(teamMembers).where(and(eq(teamMembers.email, email.toLowerCase()), isNull(teamMembers.removedAt))).for('update');
-  return member ? issueEnrollment(db, member, at) : undefined;
+  return member ? issueEnrollment(db, member, at, mail) : undefined;
 }
 
 /**
  * `team remove`: the member's passkeys, enrollment links and sessions deleted (every session ends at
- * once), the member kept as removed for the audit.
+ * once), its enrollment mail still waiting in the outbox dropped unsent, the member kept as removed for
+ * the audit.
  * @returns false when the address is not a member
  */
 export async function removeMember(db: Db, email: string, at: Date, by: string): Promise<boolean> {
@@ -80,6 +104,7 @@ export async function removeMember(db: Db, email: string, at: Date, by: string):
   await db.delete(teamSessions).where(eq(teamSessions.memberId, member.id));
   await db.delete(teamPasskeys).where(eq(teamPasskeys.memberId, member.id));
   await db.delete(teamEnrollments).where(eq(teamEnrollments.memberId, member.id));
+  await db.delete(deliveries).where(unsentMailOf(member.id));
   await db.update(teamMembers).set({ removedAt: at }).where(eq(teamMembers.id, member.id));
   await audit(db, { at, memberId: member.id, action: 'member removed', detail: by });
   return true;

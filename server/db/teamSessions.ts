@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { sha256Hex } from './mailbox.ts';
-import { teamChallenges, teamEnrollments, teamMembers, teamPasskeys, teamSessions, type TeamChallengePurpose } from './schema.ts';
+import { deliveries, teamChallenges, teamEnrollments, teamMembers, teamPasskeys, teamSessions, type TeamChallengePurpose } from './schema.ts';
 import { TEAM_CHALLENGE_TTL_MS, TEAM_SESSION_IDLE_MS, TEAM_SESSION_MAX_MS } from '../limits.ts';
 
 /** A member as a session or a passkey names it. */
@@ -91,7 +91,8 @@ export async function spendChallenge(
 /**
  * Stores a verified passkey and uses the enrollment link up, in one transaction whose first statement
  * marks the link used only while it is still good (`used_at is null and expires_at > now`): of two
- * registrations racing on one link, the second waits on the row, finds it used, and stores nothing.
+ * registrations racing on one link, the second waits on the row, finds it used, and stores nothing. The
+ * link's mail, when still waiting in the outbox, is dropped.
  * @returns false when the link was used or expired meanwhile (nothing stored)
  */
 export function registerPasskey(
@@ -112,6 +113,8 @@ export function registerPasskey(
       )
       .returning({ memberId: teamEnrollments.memberId });
     if (used.length === 0) return false;
+    // its mail, if still waiting, would carry a used link (a member has one good link at a time)
+    await tx.delete(deliveries).where(and(eq(deliveries.memberId, passkey.memberId), isNull(deliveries.deliveredAt), isNull(deliveries.failedAt)));
     await tx.insert(teamPasskeys).values({
       id: passkey.id,
       memberId: passkey.memberId,

@@ -16,7 +16,8 @@ import type { Context, ErrorHandler, Handler, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
-import { DATABASE_ANSWER_TIMEOUT_MS } from '../limits.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { DATABASE_ANSWER_TIMEOUT_MS, DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../limits.ts';
 import { clientKeyOf, peerAddressOf } from './clientAddress.ts';
 import type { AppOptions } from './options.ts';
 
@@ -76,10 +77,19 @@ export const apiNotFound: Handler = (c) => c.json({ error: 'Not found' }, 404);
 
 /**
  * The error handler of the whole app: an error no route answered is logged (its type, code and
- * stack, never a request's content: server/logger.ts) and answered 500, as JSON under `/api/`.
+ * stack, never a request's content: server/logger.ts) and answered 500, as JSON under `/api/`. Under
+ * `/api/`, a database that cannot be reached for now (server/db/unavailable.ts `isDatabaseUnavailable`:
+ * a connection refused or lost, a server shutting down, a closed PGlite) is answered 503 with
+ * `Retry-After` ({@link DATABASE_UNAVAILABLE_RETRY_AFTER_S}) and `{ error }` instead, logged at warn:
+ * every route that lets the database's error through (all of `/api/team/*`) answers so.
  */
 export function answerError(logger: AppOptions['logger']): ErrorHandler {
   return (error, c) => {
+    if (c.req.path.startsWith('/api/') && isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, method: c.req.method, status: 503 }, 'the database is not available');
+      c.header('Retry-After', String(DATABASE_UNAVAILABLE_RETRY_AFTER_S));
+      return problem(c, 503, 'The database is not available; try again in a few seconds');
+    }
     logger.error({ err: error, method: c.req.method }, 'unhandled error');
     return c.req.path.startsWith('/api/') ? problem(c, 500, 'Internal server error') : c.text('Internal server error', 500);
   };

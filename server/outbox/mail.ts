@@ -16,7 +16,8 @@ import { privacyExtension } from './messages/privacyExtension.ts';
 import { privacyOutcome } from './messages/privacyOutcome.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import { teamNewRequest } from './messages/teamNewRequest.ts';
-import { PermanentDeliveryError, problemOf, type Channel, type Delivery } from './sender.ts';
+import { PermanentDeliveryError, problemOf } from './failures.ts';
+import type { Channel, Delivery } from './sender.ts';
 
 /** The mail settings (server/config.ts). */
 export interface MailSettings {
@@ -158,6 +159,8 @@ function domainOf(address: string): string {
  * made once: a retry, even after a crash, is the same message with the same links. Automatic mail is
  * marked as such (`Auto-Submitted: auto-generated`, RFC 3834), so that autoresponders do not answer it.
  * A delivery has {@link MAIL_DELIVERY_DEADLINE_MS}; when the sender aborts it, the SMTP connection is closed.
+ * A team member's enrollment mail, rendered when it was queued (server/outbox/enrollmentMail.ts), goes
+ * through {@link Channel.deliverRendered} the same way, to the member's address.
  * @param siteUrl - the site's public origin, for the links in the messages
  * @param subjectOf - everything stored about one person (server/db/retention.ts `subjectExport`), read when
  *   a response carries it as an attachment: when it is rendered, so it is what is stored then
@@ -182,7 +185,6 @@ export function mailChannel(
         socketTimeout: timeouts.replyMs,
       })
     : undefined;
-  const domain = domainOf(settings.from);
   const render = async (delivery: Delivery): Promise<string> => {
     const links: Array<string | null> = [];
     if (delivery.message === 'privacy-confirmation') {
@@ -194,52 +196,64 @@ export function mailChannel(
       }
     }
     const mail = composeMail(delivery, settings, siteUrl(), links);
-    const message = await new MailComposer({
-      from: settings.from,
-      to: mail.to,
-      ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-      ...(mail.attachSubjectOf
-        ? {
-            attachments: [
-              {
-                filename: 'sonde-personal-information.json',
-                contentType: 'application/json',
-                content: JSON.stringify(await subjectOf(mail.attachSubjectOf), null, 2),
-              },
-            ],
-          }
-        : {}),
-      messageId: `<${delivery.id}@${domain}>`,
-      headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
-    })
-      .compile()
-      .build();
-    return message.toString('utf8');
+    const attachment = mail.attachSubjectOf
+      ? { filename: 'sonde-personal-information.json', contentType: 'application/json', content: JSON.stringify(await subjectOf(mail.attachSubjectOf), null, 2) }
+      : undefined;
+    return buildMail(settings.from, delivery.id, mail, attachment);
+  };
+  // the same message on every attempt: to the SMTP server, or whole into <emlDir>/<delivery id>.eml
+  const send = async (message: { id: string; to: string; raw: string }, signal: AbortSignal): Promise<'sent' | 'written'> => {
+    if (transport) {
+      await transport.sendMail({ envelope: { from: settings.from, to: message.to }, raw: message.raw, signal }).catch((error: unknown) => {
+        throw signal.aborted ? new Error(`SMTP session closed: ${problemOf(signal.reason)}`) : smtpProblem(error);
+      });
+      return 'sent';
+    }
+    await mkdir(settings.emlDir, { recursive: true, mode: MAIL_DIR_MODE });
+    await chmod(settings.emlDir, MAIL_DIR_MODE); // made by an earlier version with the umask's 0755
+    const file = mailFile(settings.emlDir, message.id);
+    // written whole or not at all: a reader never sees half a message
+    await writeFile(`${file}.tmp`, message.raw, { mode: MAIL_FILE_MODE });
+    await rename(`${file}.tmp`, file);
+    return 'written';
   };
   return {
     name: 'mail',
     deadlineMs: MAIL_DELIVERY_DEADLINE_MS,
     render,
     async deliver(delivery, signal) {
-      const raw = delivery.rendered ?? (await render(delivery));
-      if (transport) {
-        await transport.sendMail({ envelope: { from: settings.from, to: recipientOf(delivery, settings) }, raw, signal }).catch((error: unknown) => {
-          throw signal.aborted ? new Error(`SMTP session closed: ${problemOf(signal.reason)}`) : smtpProblem(error);
-        });
-        return 'sent';
-      }
-      await mkdir(settings.emlDir, { recursive: true, mode: MAIL_DIR_MODE });
-      await chmod(settings.emlDir, MAIL_DIR_MODE); // made by an earlier version with the umask's 0755
-      const file = mailFile(settings.emlDir, delivery.id);
-      // written whole or not at all: a reader never sees half a message
-      await writeFile(`${file}.tmp`, raw, { mode: MAIL_FILE_MODE });
-      await rename(`${file}.tmp`, file);
-      return 'written';
+      return send({ id: delivery.id, to: recipientOf(delivery, settings), raw: delivery.rendered ?? (await render(delivery)) }, signal);
     },
+    deliverRendered: send,
   };
+}
+
+/**
+ * One message as the mail channel sends it (RFC 5322, CRLF): From `from`, its `Message-ID`
+ * `<delivery id@domain of From>` (every attempt is the same message), marked as automatic mail
+ * (`Auto-Submitted: auto-generated`, RFC 3834) so that autoresponders do not answer it.
+ * @param attachment - a JSON file to attach (a response's subject export)
+ */
+export async function buildMail(
+  from: string,
+  deliveryId: string,
+  mail: Omit<ComposedMail, 'attachSubjectOf'>,
+  attachment?: { filename: string; contentType: string; content: string },
+): Promise<string> {
+  const message = await new MailComposer({
+    from,
+    to: mail.to,
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    ...(attachment ? { attachments: [attachment] } : {}),
+    messageId: `<${deliveryId}@${domainOf(from)}>`,
+    headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
+  })
+    .compile()
+    .build();
+  return message.toString('utf8');
 }
 
 /**

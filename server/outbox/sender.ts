@@ -1,17 +1,18 @@
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import type { Db } from '../db/database.ts';
-import { claimDeliveries, keepRendered, markConfirmationSent, markDelivered, markFailed, scheduleRetry, type ClaimedDelivery, type Lease } from '../db/deliveries.ts';
+import { claimDeliveries, keepRendered, markConfirmationSent, markDelivered, markFailed, scheduleRetry } from '../db/deliveries.ts';
+import type { ClaimedDelivery, ClaimedMemberDelivery, Lease } from '../db/deliveries.ts';
 import { withDeadline } from '../db/deadline.ts';
 import type { DecisionEvent, MailMessage, OutboxChannel } from '../db/schema.ts';
 import {
   DELIVERY_CONCURRENCY,
-  DELIVERY_FIRST_RETRY_MS,
   DELIVERY_GIVE_UP_AFTER_MS,
-  DELIVERY_LEASE_MARGIN_MS,
-  DELIVERY_MAX_RETRY_MS,
   DELIVERY_POLL_INTERVAL_MS,
+  TEAM_ENROLLMENT_TTL_MS,
 } from '../limits.ts';
 import type { Logger } from '../logger.ts';
+import { asDate, deliveryOf } from './deliveryRow.ts';
+import { leaseMsOf, PermanentDeliveryError, problemOf, retryDelayMs } from './failures.ts';
 
 /** A request a delivery is about: a privacy confirmation may cover several requests to one mailbox. */
 export interface CoveredRequest {
@@ -60,7 +61,7 @@ export interface Channel {
   name: OutboxChannel;
   /**
    * The longest one delivery may take, in ms: past it, `signal` aborts it. The sender holds the row
-   * for this plus {@link DELIVERY_LEASE_MARGIN_MS}.
+   * for this plus `DELIVERY_LEASE_MARGIN_MS`.
    */
   deadlineMs: number;
   /**
@@ -79,42 +80,21 @@ export interface Channel {
    *   body): the sender keeps it as `last_error` and tries again later
    */
   deliver(delivery: Delivery, signal: AbortSignal): Promise<'sent' | 'written' | void>;
+  /**
+   * Delivers a message rendered before it was queued (a team member's enrollment link, written by the
+   * command line), as {@link Channel.deliver} does; only the mail channel has it.
+   * @param message - the delivery id, the recipient's address, the message (RFC 5322, CRLF)
+   */
+  deliverRendered?(message: { id: string; to: string; raw: string }, signal: AbortSignal): Promise<'sent' | 'written'>;
 }
 
-/** A receiver's final refusal (an SMTP 5xx, such as an unknown mailbox): the delivery is given up at once. */
-export class PermanentDeliveryError extends Error {
-  override name = 'PermanentDeliveryError';
+/** One claimed row's work: what the log says of it, its channel, and what sends it (then what follows a success). */
+interface Job {
+  about: Record<string, unknown>;
+  channel: Channel;
+  createdAt: Date;
+  run(lease: Lease, signal: AbortSignal): Promise<() => Promise<void>>;
 }
-
-/** A channel's lease, in ms: its deadline and {@link DELIVERY_LEASE_MARGIN_MS}, so no other instance claims a row while it is sent. */
-export function leaseMsOf(deadlineMs: number): number {
-  return deadlineMs + DELIVERY_LEASE_MARGIN_MS;
-}
-
-// An address as a receiver may quote it back (`550 <ada@example.com>: Recipient address rejected`).
-const ADDRESS = /[^\s<>()"',;:@]+@[^\s<>()"',;:@]+/g;
-
-/**
- * Why a delivery failed, as the log and `last_error` keep it: the channel's words (`HTTP 500`,
- * `TimeoutError: …`) with every email address masked, since a receiver's reply may quote one.
- */
-export function problemOf(error: unknown): string {
-  const text = !(error instanceof Error) ? String(error) : error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
-  return text.replace(ADDRESS, '[address]');
-}
-
-/**
- * The wait before the next attempt after `attempts` failed ones, in ms: about 1 s after the first,
- * doubling, capped at 1 hour, each multiplied by a jitter in [0.8, 1.2) so that instances recovering
- * together do not retry in step.
- * @param random - a number in [0, 1), `Math.random()` by default
- */
-export function retryDelayMs(attempts: number, random: () => number = Math.random, firstMs = DELIVERY_FIRST_RETRY_MS): number {
-  const base = Math.min(DELIVERY_MAX_RETRY_MS, firstMs * 2 ** Math.max(0, attempts - 1));
-  return Math.round(base * (0.8 + 0.4 * random()));
-}
-
-const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
 /** The running outbox sender: `kick()` after a new submission, `stop()` on shutdown. */
 export interface Outbox {
@@ -130,14 +110,15 @@ export interface Outbox {
  * Starts sending the outbox (`deliveries`), one mechanism for every channel given: every
  * {@link DELIVERY_POLL_INTERVAL_MS}, and whenever a delivery ends, it claims due rows of those channels
  * into the free places of {@link DELIVERY_CONCURRENCY}, each under its own lease (its channel's deadline
- * and {@link DELIVERY_LEASE_MARGIN_MS}; `for update skip locked`: several server instances never send one
+ * and `DELIVERY_LEASE_MARGIN_MS`; `for update skip locked`: several server instances never send one
  * delivery at the same time), so a slow delivery holds back no other. Each is delivered through its
  * channel: rendered once at the first attempt and kept with the row (a retry is the same message),
  * aborted at its channel's deadline (the connection closed), marked delivered on success (the kept copy
  * cleared), and otherwise given its next attempt ({@link retryDelayMs}); after
  * {@link DELIVERY_GIVE_UP_AFTER_MS} of failures it gives up and logs an error. Nothing is lost on a
  * restart: the schedule is in the database. A row of a channel this instance does not have (a webhook no
- * longer configured) waits.
+ * longer configured) waits. A team member's row (an enrollment link's mail, rendered when it was written)
+ * is sent as it is through the mail channel's `deliverRendered`, and given up once its link has expired.
  * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline, in tests
  */
 export function startOutbox(options: {
@@ -157,66 +138,74 @@ export function startOutbox(options: {
   let again = false;
   let stopped = false;
 
-  const send = async (row: ClaimedDelivery, signal: AbortSignal): Promise<void> => {
-    const covered = (typeof row.covered === 'string' ? (JSON.parse(row.covered) as Exclude<ClaimedDelivery['covered'], string>) : row.covered).map(
-      (request): CoveredRequest => ({ id: request.id, receivedAt: new Date(request.received_at), dueAt: asDate(request.due_at), body: request.body }),
-    );
-    const delivery: Delivery = {
-      id: row.id,
-      channel: row.channel,
-      message: row.message,
-      event: row.event,
-      payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : row.payload,
-      createdAt: asDate(row.created_at)!,
-      attachSubject: row.attach_subject,
-      record: row.request_types === null
-        ? null
-        : { outcome: row.outcome, outcomeReason: row.outcome_reason, extensionReason: row.extension_reason, requestTypes: row.request_types },
-      attempts: row.attempts,
-      submissionId: row.submission_id,
-      kind: row.kind,
-      email: row.email,
-      receivedAt: asDate(row.received_at)!,
-      dueAt: asDate(row.record_due_at ?? row.due_at),
-      body: typeof row.body === 'string' ? (JSON.parse(row.body) as SubmissionBody) : row.body,
-      covered,
-      rendered: row.rendered,
+  /** A request's delivery: rendered at its first attempt and kept, then delivered through its channel. */
+  const requestJob = (row: ClaimedDelivery): Job => {
+    const delivery = deliveryOf(row);
+    const channel = channels.get(row.channel)!;
+    return {
+      about: { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, event: row.event ?? undefined, attempts: row.attempts },
+      channel,
+      createdAt: delivery.createdAt,
+      run: async (lease, signal) => {
+        if (channel.render && delivery.rendered === null) {
+          // rendered once: kept before it is sent, so that whatever happens next, a retry is this message
+          const rendered = await channel.render(delivery);
+          if (!(await keepRendered(db, lease, rendered))) throw new Error('the lease ended before the message was kept');
+          delivery.rendered = rendered;
+        }
+        signal.throwIfAborted();
+        const outcome = await channel.deliver(delivery, signal);
+        return async () => {
+          if (row.message === 'privacy-confirmation' && outcome !== 'written') {
+            // 11 CCR §7101: the record keeps when the confirmation of receipt went out (a file is not mail)
+            await markConfirmationSent(db, delivery.covered.map((request) => request.id));
+          }
+        };
+      },
     };
-    const about = { deliveryId: row.id, submissionId: row.submission_id, channel: row.channel, message: row.message ?? undefined, event: row.event ?? undefined, attempts: row.attempts };
+  };
+
+  /**
+   * A team member's mail (an enrollment link): rendered when it was written, sent as it is; given up once
+   * its link has expired ({@link TEAM_ENROLLMENT_TTL_MS}), since it would carry a dead link.
+   */
+  const memberJob = (row: ClaimedMemberDelivery): Job => {
+    const channel = channels.get(row.channel)!;
+    const createdAt = asDate(row.created_at)!;
+    return {
+      about: { deliveryId: row.id, memberId: row.member_id, channel: row.channel, message: row.message, attempts: row.attempts },
+      channel,
+      createdAt,
+      run: async (_lease, signal) => {
+        if (Date.now() - createdAt.getTime() >= TEAM_ENROLLMENT_TTL_MS) throw new PermanentDeliveryError('the enrollment link expired');
+        if (row.rendered === null || !channel.deliverRendered) throw new PermanentDeliveryError('no rendered message');
+        await channel.deliverRendered({ id: row.id, to: row.member_email, raw: row.rendered }, signal);
+        return async () => {};
+      },
+    };
+  };
+
+  const send = async (row: ClaimedDelivery | ClaimedMemberDelivery, signal: AbortSignal): Promise<void> => {
+    const job = row.member_id === null ? requestJob(row) : memberJob(row);
+    const { about, channel } = job;
     // every bookkeeping update holds only while this lease does (server/db/deliveries.ts)
     const mine: Lease = { id: row.id, lockedUntil: asDate(row.locked_until)! };
-    const channel = channels.get(row.channel)!;
     let problem: string;
     let permanent: boolean;
     // the deadline aborts the delivery (the mail channel closes its SMTP connection), as does stop()
     const deadline = new AbortController();
     const aborted = AbortSignal.any([signal, deadline.signal]);
     try {
-      const outcome = await withDeadline(
-        (async () => {
-          if (channel.render && delivery.rendered === null) {
-            // rendered once: kept before it is sent, so that whatever happens next, a retry is this message
-            const rendered = await channel.render(delivery);
-            if (!(await keepRendered(db, mine, rendered))) throw new Error('the lease ended before the message was kept');
-            delivery.rendered = rendered;
-          }
-          aborted.throwIfAborted();
-          return channel.deliver(delivery, aborted);
-        })(),
-        deadlineOf(channel),
-      ).finally(() => deadline.abort());
+      const after = await withDeadline(job.run(mine, aborted), deadlineOf(channel)).finally(() => deadline.abort());
       await markDelivered(db, mine);
-      if (row.message === 'privacy-confirmation' && outcome !== 'written') {
-        // 11 CCR §7101: the record keeps when the confirmation of receipt went out (a file is not mail)
-        await markConfirmationSent(db, covered.map((request) => request.id));
-      }
+      await after();
       logger.info(about, 'delivered');
       return;
     } catch (error) {
       problem = problemOf(error);
       permanent = error instanceof PermanentDeliveryError;
     }
-    if (permanent || Date.now() - delivery.createdAt.getTime() >= DELIVERY_GIVE_UP_AFTER_MS) {
+    if (permanent || Date.now() - job.createdAt.getTime() >= DELIVERY_GIVE_UP_AFTER_MS) {
       // the kept copy holds a live verification token: cleared once it will never be sent
       await markFailed(db, mine, problem);
       logger.error({ ...about, problem }, permanent ? 'delivery refused for good' : 'delivery given up after 3 days');
@@ -229,10 +218,10 @@ export function startOutbox(options: {
   };
 
   /** Claims up to `places` due rows, each under its channel's lease. */
-  const claim = (places: number): Promise<ClaimedDelivery[]> =>
+  const claim = (places: number): Promise<Array<ClaimedDelivery | ClaimedMemberDelivery>> =>
     claimDeliveries(db, places, options.channels.map((channel) => ({ name: channel.name, leaseSeconds: leaseMsOf(deadlineOf(channel)) / 1000 })));
 
-  const start = (row: ClaimedDelivery) => {
+  const start = (row: ClaimedDelivery | ClaimedMemberDelivery) => {
     const controller = new AbortController();
     const sending: Promise<void> = send(row, controller.signal)
       .catch((err: unknown) => logger.error({ err, deliveryId: row.id }, 'outbox bookkeeping failed'))

@@ -13,7 +13,8 @@ import { deliveries, mailQuota, privacyRecords, privacyVerifications, submission
 import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEOUT_MS, MAIL_LIMITS, MAIL_REPLY_TIMEOUT_MS } from '../../server/limits.ts';
 import { MAIL_DIR_MODE, MAIL_FILE_MODE, MAIL_TIMEOUTS, mailChannel, type MailTimeouts } from '../../server/outbox/mail.ts';
 import { TEAM_SUBJECT_MAX_LENGTH, teamNewRequest, truncateAtGrapheme } from '../../server/outbox/messages/teamNewRequest.ts';
-import { leaseMsOf, startOutbox, type Delivery } from '../../server/outbox/sender.ts';
+import { leaseMsOf } from '../../server/outbox/failures.ts';
+import { startOutbox, type Delivery } from '../../server/outbox/sender.ts';
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';

@@ -15,7 +15,7 @@ import type { RunningServer } from '../../server/main.ts';
 import { testEngines } from '../support/database.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
-import { teamClient } from '../support/teamClient.ts';
+import { enrollmentMailer, teamClient } from '../support/teamClient.ts';
 
 describe.each(testEngines())('team sign-in on $name', (engine) => {
   let database: Database;
@@ -37,7 +37,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     await database.close();
   });
 
-  const add = async (email = 'kim@sonde.dev', name: string | null = 'Kim Lee') => (await addMember(database.db, { email, name, by: 'ops', at: new Date() }))!.token;
+  const add = async (email = 'kim@sonde.dev', name: string | null = 'Kim Lee') => (await addMember(database.db, { email, name, by: 'ops', at: new Date() }, enrollmentMailer()))!.token;
   const actions = async () => (await database.db.select().from(teamAudit).orderBy(teamAudit.at, sql`ctid`)).map((entry) => entry.action);
 
   it('enrolls through the link, keeps a session in a __Host- cookie, signs out, signs in with the passkey, and reads the queue', async () => {

@@ -7,9 +7,9 @@ import { runRequests } from '../../server/cli/requests.ts';
  * `run(argv, now)` resolves with the exit code; what it printed is in `io.out` / `io.err`, emptied at
  * each run. `user` is who it runs as (`--by`'s default); `mailDir` the server's `.eml` directory;
  * `events`: decisions write their signed event too (as with `SONDE_EVENTS_WEBHOOK_URL` set); `publicOrigin`:
- * where enrollment links point.
+ * where enrollment links point; `mailFrom`: the sender of their mail (`Sonde <hello@sonde.dev>` by default).
  */
-export function teamCli(database: () => Database, options: { user?: string; mailDir?: string; events?: boolean; publicOrigin?: string } = {}) {
+export function teamCli(database: () => Database, options: { user?: string; mailDir?: string; events?: boolean; publicOrigin?: string; mailFrom?: string } = {}) {
   const io = { out: [] as string[], err: [] as string[] };
   const run = (argv: string[], now = new Date()) => {
     io.out.length = 0;
@@ -23,6 +23,7 @@ export function teamCli(database: () => Database, options: { user?: string; mail
       ...(options.mailDir ? { mailDir: options.mailDir } : {}),
       ...(options.events ? { events: options.events } : {}),
       ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
+      mailFrom: options.mailFrom ?? 'Sonde <hello@sonde.dev>',
     });
   };
   return { io, run };

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Db } from '../../server/db/database.ts';
-import { addMember } from '../../server/db/team.ts';
+import { addMember, type EnrollmentMailer } from '../../server/db/team.ts';
+import { enrollmentMail } from '../../server/outbox/enrollmentMail.ts';
 import { softwareAuthenticator, type CeremonyTweaks } from './authenticator.ts';
 
 /** An answer of the team's API with its parsed JSON body (null for an empty body). */
@@ -9,6 +10,16 @@ export interface TeamAnswer {
   status: number;
   headers: Headers;
   json: Record<string, unknown> | null;
+}
+
+/**
+ * Renders an enrollment link's mail as the command line does (server/cli/team.ts), from
+ * `Sonde <hello@sonde.dev>`, its link to `<origin>/team/enroll#token=…`: what the database's `addMember`
+ * and `newEnrollmentLink` are given in tests that call them directly.
+ */
+export function enrollmentMailer(origin = 'http://127.0.0.1'): EnrollmentMailer {
+  return ({ deliveryId, to, token, expiresAt }) =>
+    enrollmentMail('Sonde <hello@sonde.dev>', { deliveryId, to, link: `${origin}/team/enroll#token=${token}`, expiresAt, siteUrl: origin });
 }
 
 /**
@@ -73,7 +84,7 @@ export function teamClient(baseUrl: string) {
  */
 export async function enrolledClient(baseUrl: string, db: Db, member: { email?: string; name?: string | null } = {}): Promise<ReturnType<typeof teamClient>> {
   const client = teamClient(baseUrl);
-  const link = await addMember(db, { email: member.email ?? 'kim@sonde.dev', name: member.name ?? null, by: 'ops', at: new Date() });
+  const link = await addMember(db, { email: member.email ?? 'kim@sonde.dev', name: member.name ?? null, by: 'ops', at: new Date() }, enrollmentMailer(baseUrl));
   expect((await client.enroll(link!.token)).status).toBe(200);
   return client;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { submissions } from './requests.ts';
+import { teamMembers } from './team.ts';
 
 /**
  * A channel of the outbox: the team's announcement webhook (`SONDE_ANNOUNCE_WEBHOOK_URL`), mail (SMTP, or
@@ -20,22 +21,27 @@ export type MailMessage =
   | 'team-new-request'
   | 'invite-accepted'
   | 'invite-waitlisted'
-  | 'invite-declined';
+  | 'invite-declined'
+  | 'team-enrollment';
 
 /**
  * The outbox: every delivery a stored request causes, one row each, written in the same statement as
  * the submission, sent by server/outbox/sender.ts until its channel succeeds (a 2xx from the webhook,
  * the SMTP server's acceptance, the `.eml` file written). Its `id` is the delivery id: what a webhook
  * receiver sees in `X-Sonde-Delivery`, and the local part of a mail's `Message-ID`, so every retry is
- * the same message. Deleted with its submission (erase, purge).
+ * the same message. Deleted with its submission (erase, purge). A row belongs to exactly one owner: a
+ * submission, or a team member (`member_id`: the mail of an enrollment link, `team-enrollment`, written
+ * rendered by `team add|link` and deleted unsent by `team remove`); a member's rows are in no
+ * requester's timeline, export or erasure.
  */
 export const deliveries = pgTable(
   'deliveries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    submissionId: uuid('submission_id')
-      .notNull()
-      .references(() => submissions.id, { onDelete: 'cascade' }),
+    /** the request it is about; null for a team member's mail */
+    submissionId: uuid('submission_id').references(() => submissions.id, { onDelete: 'cascade' }),
+    /** the team member a `team-enrollment` mail goes to; null for a request's delivery */
+    memberId: uuid('member_id').references(() => teamMembers.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** how many times a send was started */
     attempts: integer('attempts').notNull().default(0),
@@ -56,7 +62,8 @@ export const deliveries = pgTable(
     /**
      * the mail as rendered at its first attempt (RFC 5322, CRLF), sent as it is on every later attempt: one
      * Message-ID, one verification link. It may hold a live verification token, so it is cleared once the
-     * mail is delivered or given up
+     * mail is delivered or given up. A `team-enrollment` mail is rendered when its row is written (the
+     * command line prints the same link), and cleared the same way
      */
     rendered: text('rendered'),
     /**
@@ -77,10 +84,13 @@ export const deliveries = pgTable(
   (table) => [
     index('deliveries_pending').on(table.nextAttemptAt),
     index('deliveries_submission').on(table.submissionId),
+    index('deliveries_member').on(table.memberId).where(sql`${table.memberId} is not null`),
     index('deliveries_waiting_mailbox').on(table.mailboxSha256, table.message).where(sql`${table.deliveredAt} is null and ${table.failedAt} is null`),
     check('deliveries_channel', sql`${table.channel} in ('webhook', 'mail', 'event')`),
     check('deliveries_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
     check('deliveries_event', sql`(${table.channel} = 'event') = (${table.event} is not null)`),
+    check('deliveries_owner', sql`num_nonnulls(${table.submissionId}, ${table.memberId}) = 1`),
+    check('deliveries_member_mail', sql`${table.memberId} is null or (${table.channel} = 'mail' and ${table.message} = 'team-enrollment')`),
   ],
 );
 

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { audit } from '../../db/team.ts';
 import { serializeError } from '../../logger.ts';
 import { enrollingMember, endSession, findPasskey, keepChallenge, passkeyUsed, registerPasskey, startSession, spendChallenge } from '../../db/teamSessions.ts';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_CHALLENGE_TTL_MS } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
@@ -117,6 +118,7 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
         expectedRPID: team.rpID(),
         requireUserVerification: true,
       }).catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw error; // 503 (server/http/middleware.ts answerError), not a refused passkey
         logger.info({ status: 400, reason: reasonOf(error) }, 'team passkey refused');
         return undefined;
       });
@@ -156,7 +158,10 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
         expectedRPID: team.rpID(),
         credential: { id: passkey.id, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: passkey.transports ?? undefined },
         requireUserVerification: true,
-      }).catch((error: unknown) => ({ verified: false as const, error }));
+      }).catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw error; // 503, not a failed sign-in
+        return { verified: false as const, error };
+      });
       if (!verified.verified) {
         return failed(passkey.member.id, `response refused: ${'error' in verified ? reasonOf(verified.error) : 'signature'}`);
       }
