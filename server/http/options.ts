@@ -24,8 +24,11 @@ export interface AppOptions {
    * a function when it is known only once the server listens. Never read from a request header.
    */
   publicOrigin: string | (() => string);
-  /** more origins allowed to POST (`SONDE_ALLOWED_ORIGINS`) */
-  allowedOrigins?: string[];
+  /**
+   * more origins allowed to POST submissions (server/config.ts `allowedOriginsOf`: `SONDE_ALLOWED_ORIGINS`, or
+   * by default the listen address's own); a function when it is known only once the server listens
+   */
+  allowedOrigins?: string[] | (() => string[] | undefined);
   /** how long a request waits for the database before 503 (`DATABASE_ANSWER_TIMEOUT_MS` (server/limits.ts); tests shorten it) */
   databaseTimeoutMs?: number;
   /** submissions handled at once, counted once their body has arrived, before 503 */

@@ -4,6 +4,9 @@ import type { Db } from '../../server/db/database.ts';
 import { addMember } from '../../server/db/team.ts';
 import { softwareAuthenticator, type CeremonyTweaks } from './authenticator.ts';
 
+/** A running server as the team's client reaches it (server/main.ts `RunningServer`), or one URL that is both its address and its origin. */
+export type TeamServer = string | { url: string; publicOrigin: string };
+
 /** An answer of the team's API with its parsed JSON body (null for an empty body). */
 export interface TeamAnswer {
   status: number;
@@ -15,15 +18,17 @@ export interface TeamAnswer {
  * A client of the team's API (`/api/team/*`) over real HTTP, as the console's page would call it: the
  * page's `Origin`, the session cookie carried by hand (Node's fetch keeps no cookies). Every answer is
  * checked to carry `Cache-Control: no-store`.
- * @param baseUrl - the running server's URL, which is also its public origin in tests
+ * @param server - the running server: `url`, where it listens (fetched), and `publicOrigin`, the page's
+ *   `Origin` and the passkeys' origin (`http://localhost:PORT` on loopback); a string: both
  */
-export function teamClient(baseUrl: string) {
-  const authenticator = softwareAuthenticator(baseUrl);
+export function teamClient(server: TeamServer) {
+  const { url: baseUrl, publicOrigin } = typeof server === 'string' ? { url: server, publicOrigin: server } : server;
+  const authenticator = softwareAuthenticator(publicOrigin);
   let cookie: string | undefined;
 
   const call = async (method: 'GET' | 'POST', path: string, init: { body?: unknown; origin?: string | null; cookie?: string | null } = {}): Promise<TeamAnswer> => {
     const headers: Record<string, string> = {};
-    const origin = init.origin === undefined ? baseUrl : init.origin;
+    const origin = init.origin === undefined ? publicOrigin : init.origin;
     if (origin !== null) headers.origin = origin;
     const sent = init.cookie === undefined ? cookie : init.cookie;
     if (sent) headers.cookie = sent;
@@ -71,8 +76,8 @@ export function teamClient(baseUrl: string) {
  * through its link: a {@link teamClient} with a session, as a team member who has just signed up.
  * @param member - `name` is who the timeline names for the member's decisions (null: the email)
  */
-export async function enrolledClient(baseUrl: string, db: Db, member: { email?: string; name?: string | null } = {}): Promise<ReturnType<typeof teamClient>> {
-  const client = teamClient(baseUrl);
+export async function enrolledClient(server: TeamServer, db: Db, member: { email?: string; name?: string | null } = {}): Promise<ReturnType<typeof teamClient>> {
+  const client = teamClient(server);
   const link = await addMember(db, { email: member.email ?? 'kim@sonde.dev', name: member.name ?? null, by: 'ops', at: new Date() });
   expect((await client.enroll(link!.token)).status).toBe(200);
   return client;
