@@ -3,6 +3,7 @@ import type { ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { decisionRoutes } from './decisions.ts';
 import { passkeyRoutes } from './passkeys.ts';
+import { privacyRoutes } from './privacy.ts';
 import { queueRoutes } from './queue.ts';
 import { teamContext, type TeamEnv } from './session.ts';
 
@@ -11,7 +12,8 @@ export const TEAM_API_PATH = '/api/team';
 
 /**
  * The team's API, mounted at {@link TEAM_API_PATH}: the passkey ceremonies and the session
- * (./passkeys.ts), the decisions, notes and cohorts (./decisions.ts), and the queue at `/requests` (./queue.ts). Every answer carries
+ * (./passkeys.ts), the decisions, notes and cohorts (./decisions.ts), the steps on a privacy request at `/privacy`
+ * (./privacy.ts), and the queue at `/requests` (./queue.ts). Every answer carries
  * `Cache-Control: no-store` (server/http/middleware.ts `apiHeaders`, on all of `/api/*`); every call
  * needs an `Origin` equal to the public origin (403), and every call but the sign-in and enrollment
  * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
@@ -22,5 +24,6 @@ export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEn
   return new Hono<TeamEnv>()
     .route('/', passkeyRoutes(options, api, team))
     .route('/', decisionRoutes(options, api, team))
+    .route('/privacy', privacyRoutes(options, api, team))
     .route('/requests', queueRoutes(options, team));
 }
