@@ -71,6 +71,7 @@ export async function startServer(
       teamMail: config.mail.teamEmail !== undefined,
     },
     site: { distDir: config.distDir, htmlHeaders },
+    mail: config.mail,
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
     trustedProxyHops: config.trustedProxyHops,

@@ -3,6 +3,7 @@ import type { ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { decisionRoutes } from './decisions.ts';
 import { passkeyRoutes } from './passkeys.ts';
+import { previewRoutes } from './preview.ts';
 import { privacyRoutes } from './privacy.ts';
 import { queueRoutes } from './queue.ts';
 import { teamContext, type TeamEnv } from './session.ts';
@@ -13,7 +14,7 @@ export const TEAM_API_PATH = '/api/team';
 /**
  * The team's API, mounted at {@link TEAM_API_PATH}: the passkey ceremonies and the session
  * (./passkeys.ts), the decisions, notes and cohorts (./decisions.ts), the steps on a privacy request at `/privacy`
- * (./privacy.ts), and the queue at `/requests` (./queue.ts). Every answer carries
+ * (./privacy.ts), the mail preview at `/preview` (./preview.ts), and the queue at `/requests` (./queue.ts). Every answer carries
  * `Cache-Control: no-store` (server/http/middleware.ts `apiHeaders`, on all of `/api/*`); every call
  * needs an `Origin` equal to the public origin (403), and every call but the sign-in and enrollment
  * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
@@ -25,5 +26,6 @@ export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEn
     .route('/', passkeyRoutes(options, api, team))
     .route('/', decisionRoutes(options, api, team))
     .route('/privacy', privacyRoutes(options, api, team))
+    .route('/', previewRoutes(options, api, team))
     .route('/requests', queueRoutes(options, team));
 }
