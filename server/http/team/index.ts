@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { decisionRoutes } from './decisions.ts';
+import { exportRoutes } from './export.ts';
 import { passkeyRoutes } from './passkeys.ts';
 import { previewRoutes } from './preview.ts';
 import { privacyRoutes } from './privacy.ts';
@@ -14,7 +15,8 @@ export const TEAM_API_PATH = '/api/team';
 /**
  * The team's API, mounted at {@link TEAM_API_PATH}: the passkey ceremonies and the session
  * (./passkeys.ts), the decisions, notes and cohorts (./decisions.ts), the steps on a privacy request at `/privacy`
- * (./privacy.ts), the mail preview at `/preview` (./preview.ts), and the queue at `/requests` (./queue.ts). Every answer carries
+ * (./privacy.ts), the mail preview at `/preview` (./preview.ts), the queue at `/requests` (./queue.ts) and as CSV at
+ * `/requests.csv` (./export.ts). Every answer carries
  * `Cache-Control: no-store` (server/http/middleware.ts `apiHeaders`, on all of `/api/*`); every call
  * needs an `Origin` equal to the public origin (403), and every call but the sign-in and enrollment
  * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
@@ -27,5 +29,7 @@ export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEn
     .route('/', decisionRoutes(options, api, team))
     .route('/privacy', privacyRoutes(options, api, team))
     .route('/', previewRoutes(options, api, team))
+    // before the queue's `/requests/:id`, which `requests.csv` does not match anyway (no slash): tested
+    .route('/', exportRoutes(options, team))
     .route('/requests', queueRoutes(options, team));
 }
