@@ -27,8 +27,8 @@ export interface ServerConfig {
   trustedProxyHops: number;
   /**
    * `SONDE_PUBLIC_ORIGIN`: the site's origin as visitors reach it; unset: the first of
-   * `SONDE_ALLOWED_ORIGINS`, else `http://HOST:PORT` ({@link publicOriginOf}). Never taken from a
-   * request's headers.
+   * `SONDE_ALLOWED_ORIGINS`, else `http://localhost:PORT` on loopback, else `http://HOST:PORT`
+   * ({@link publicOriginOf}). Never taken from a request's headers.
    */
   publicOrigin: string | undefined;
   /** `SONDE_ALLOWED_ORIGINS`, comma-separated: origins allowed to POST besides the public origin */
@@ -157,14 +157,43 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   };
 }
 
+/** The host names of the loopback interface a fresh clone listens on, which a browser reaches as `localhost`. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
 /**
- * The site's public origin: `SONDE_PUBLIC_ORIGIN`, else the first of `SONDE_ALLOWED_ORIGINS`, else the
- * address the server listens on, `http://HOST:PORT` (`[::1]` in brackets), so that a fresh clone works
- * in a browser at the address `npm start` prints.
+ * The origin of the address the server listens on: `http://HOST:PORT`, an IPv6 address in brackets
+ * (`http://[::1]:4173`).
+ * @param port - the port actually listened on (`PORT=0` picks one)
+ */
+export function listenOriginOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The site's public origin: `SONDE_PUBLIC_ORIGIN`, else the first of `SONDE_ALLOWED_ORIGINS`, else,
+ * listening on loopback (`HOST` 127.0.0.1, ::1 or localhost, the default), `http://localhost:PORT`:
+ * WebAuthn takes the RP ID from this origin and refuses an IP address as one (WebAuthn Level 3 §5.1.4.1:
+ * the RP ID is a registrable domain suffix of the origin's *domain*), so the team's console signs in only
+ * at a host name. Else the address the server listens on, `http://HOST:PORT`. So a fresh clone works in a
+ * browser at the address `npm start` prints.
  * @param port - the port actually listened on (`PORT=0` picks one)
  */
 export function publicOriginOf(config: Pick<ServerConfig, 'publicOrigin' | 'allowedOrigins' | 'host'>, port: number): string {
   if (config.publicOrigin) return config.publicOrigin;
   if (config.allowedOrigins?.[0]) return config.allowedOrigins[0];
-  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  return LOOPBACK_HOSTS.has(config.host) ? `http://localhost:${port}` : listenOriginOf(config.host, port);
+}
+
+/**
+ * The origins allowed to POST submissions besides the public origin: `SONDE_ALLOWED_ORIGINS`; with no
+ * origin configured at all, the listen address's own origin when the public origin is not it
+ * (`http://127.0.0.1:4173` beside `http://localhost:4173`), so that a visitor who opens the address the
+ * server listens on can still send the form. The team's API never accepts these (server/http/team/session.ts).
+ * @param port - the port actually listened on
+ * @returns undefined when there is none
+ */
+export function allowedOriginsOf(config: Pick<ServerConfig, 'publicOrigin' | 'allowedOrigins' | 'host'>, port: number): string[] | undefined {
+  if (config.publicOrigin || config.allowedOrigins?.[0]) return config.allowedOrigins;
+  const listening = listenOriginOf(config.host, port);
+  return listening === publicOriginOf(config, port) ? undefined : [listening];
 }

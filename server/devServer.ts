@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
 import { createApp } from './http/app.ts';
-import { publicOriginOf, readConfig } from './config.ts';
+import { allowedOriginsOf, publicOriginOf, readConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { createLogger } from './logger.ts';
 
@@ -22,11 +22,15 @@ export function sondeApi(): Plugin {
       const logger = createLogger();
       let database: Promise<Database> | undefined;
       // The pages' origin is Vite's address (`vite --host 127.0.0.1`), not the server's PORT.
-      const viteOrigin = () => {
+      const viteAddress = () => {
         const address = server.httpServer?.address();
         const port = typeof address === 'object' && address ? address.port : (server.config.server.port ?? 5173);
         const host = typeof server.config.server.host === 'string' ? server.config.server.host : 'localhost';
-        return publicOriginOf({ ...config, host }, port);
+        return { config: { ...config, host }, port };
+      };
+      const viteOrigin = () => {
+        const { config, port } = viteAddress();
+        return publicOriginOf(config, port);
       };
       let listener: ReturnType<typeof getRequestListener> | undefined;
       server.httpServer?.once('close', () => {
@@ -44,7 +48,10 @@ export function sondeApi(): Plugin {
               trustProxy: config.trustProxy,
               trustedProxyHops: config.trustedProxyHops,
               publicOrigin: viteOrigin,
-              allowedOrigins: config.allowedOrigins,
+              allowedOrigins: () => {
+                const { config, port } = viteAddress();
+                return allowedOriginsOf(config, port);
+              },
             });
             listener ??= getRequestListener(app.fetch);
           }

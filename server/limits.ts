@@ -196,3 +196,10 @@ export const TEAM_QUEUE_SEARCH_MAX_LENGTH = 200;
 
 /** Invite requests one decision of the console may take at once (a bulk decision from the queue's selection). */
 export const TEAM_DECISION_BATCH_MAX = 100;
+
+/**
+ * Requests read per keyset page of the console's CSV export (`GET /api/team/requests.csv`): each page is
+ * one query of the queue, written out before the next is read, so an export of every stored request holds
+ * at most this many rows in memory.
+ */
+export const TEAM_EXPORT_PAGE_ROWS = 1_000;

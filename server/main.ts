@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './http/app.ts';
-import { eventsEnabled, publicOriginOf, readConfig, type ServerConfig } from './config.ts';
+import { allowedOriginsOf, eventsEnabled, listenOriginOf, publicOriginOf, readConfig, type ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import {
   HEADERS_TIMEOUT_MS,
@@ -25,7 +25,10 @@ import { issueVerificationToken } from './db/verificationLinks.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
 export interface RunningServer {
+  /** the address it listens on, `http://HOST:PORT` (`http://127.0.0.1:4173`) */
   url: string;
+  /** the site's public origin (server/config.ts `publicOriginOf`): on loopback by default `http://localhost:PORT` */
+  publicOrigin: string;
   database: Database;
   /** Stops accepting, lets in-flight requests finish (at most {@link SHUTDOWN_GRACE_MS}), closes the database. */
   stop(): Promise<void>;
@@ -68,11 +71,12 @@ export async function startServer(
       teamMail: config.mail.teamEmail !== undefined,
     },
     site: { distDir: config.distDir, htmlHeaders },
+    mail: config.mail,
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
     trustedProxyHops: config.trustedProxyHops,
     publicOrigin,
-    allowedOrigins: config.allowedOrigins,
+    allowedOrigins: () => allowedOriginsOf(config, listeningPort),
     databaseTimeoutMs: options.timeouts?.databaseMs,
   });
   let server: ServerType;
@@ -133,10 +137,11 @@ export async function startServer(
   }
   const address = server.address();
   listeningPort = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listeningPort}`;
+  const url = listenOriginOf(config.host, listeningPort);
   outbox.kick(); // what a previous run left unsent
+  // `url`: the address to open (the public origin: http://localhost:PORT on loopback, where passkeys work); `listen`: the socket's
   logger.info(
-    { url, publicOrigin: publicOriginOf(config, listeningPort), database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', events: config.events ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
+    { url: publicOrigin(), listen: url, database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', events: config.events ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
     'listening',
   );
 
@@ -152,7 +157,7 @@ export async function startServer(
       await database.close();
       logger.info('stopped');
     })());
-  return { url, database, stop };
+  return { url, publicOrigin: publicOrigin(), database, stop };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { textProblem } from '#shared/text';
+import { recordReasonProblem } from '../db/privacySteps.ts';
 
 /** A request id as `list` prints it: a UUID (anything else is no request, without asking the database). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,19 +36,13 @@ export function oneLineText(value: string): string {
 }
 
 /**
- * Anything written like an email address, looked for in the NFKC form of a text (so a full-width `＠`
- * or a small `﹫` is an `@`), with or without spaces around the `@` (`ada @ example.com`), and a domain
- * with a dot after it, so that "denied under §7062 @ 5pm" is a reason, not an address.
- */
-const EMAIL_LIKE = /[^\s@]+\s*@\s*[^\s@]+\.[^\s@.]+/u;
-
-/**
  * A reason kept in the record of 11 CCR §7101, which outlives `erase`: one-line text without an email
- * address ({@link EMAIL_LIKE}), so that the record holds nothing that names the person.
+ * address (server/db/privacySteps.ts `recordReasonProblem`), so that the record holds nothing that names the person.
  */
 export function recordReason(value: string): string {
   const text = oneLineText(value);
-  if (EMAIL_LIKE.test(text.normalize('NFKC'))) throw new InvalidArgumentError('the reason is kept after the request is erased: leave out any email address.');
+  const problem = recordReasonProblem(text);
+  if (problem) throw new InvalidArgumentError(problem);
   return text;
 }
 

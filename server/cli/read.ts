@@ -1,25 +1,17 @@
 import { Option, type Command } from 'commander';
-import { stringify } from 'csv-stringify/sync';
-import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import type { SubmissionKind } from '#shared/submission';
 import { historyOf } from '../db/privacyAnswers.ts';
 import { storedView } from '../db/retention.ts';
 import { REVIEW_STATES } from '#machines/inviteReviewMachine';
 import { findQueueEntry, listRequests } from '../db/queue.ts';
 import type { ReviewState } from '../db/schema.ts';
+import { requestsCsv } from '../db/requestsCsv.ts';
 import { exportRequests, findRequest } from '../db/submissions.ts';
 import { timelineOf } from '../db/timeline.ts';
 import { ExitError, isoDate, kindOption, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 import { dueText, statusText, summary } from '../db/summary.ts';
 import { forTerminal, jsonForTerminal, table } from './terminal.ts';
-
-/** Every field of the §7.1 body, in the order of spec §3, for the CSV export. */
-const DATA_FIELDS: Array<keyof SubmissionBody['data']> = [
-  'fullName', 'workEmail', 'roleTitle', 'companyName', 'websiteUrl', 'useCaseDescription', 'primaryWorkloads',
-  'mustHaveCapabilities', 'estimatedMonthlyQueries', 'peakQPS', 'targetLatency', 'keyRegionsLanguages',
-  'desiredStartDate', 'budgetRange', 'notes', 'consentGiven', 'submittedAt', 'clientIP', 'browserId', 'userAgent',
-  'browserLanguage', 'timezone', 'screenResolution',
-];
 
 /**
  * `list`, `show <id>` and `export`: the team's reads, each one snapshot.
@@ -95,18 +87,6 @@ export function addReadCommands(program: Command, { io, withDb }: CommandContext
       if (options.format === 'json') {
         return io.out(jsonForTerminal(rows.map(({ row, cohort }) => ({ ...summary(row, io.now(), null, { cohort, duplicateOf: null }), data: row.body.data }))));
       }
-      const columns = ['id', 'kind', 'receivedAt', 'status', 'state', 'cohort', 'dueAt', 'handledAt', 'handledBy', 'note', ...DATA_FIELDS];
-      const records = rows.map(({ row, cohort }) => {
-        const s = summary(row, io.now());
-        const data = row.body.data as unknown as Record<string, unknown>;
-        return [s.id, s.kind, s.receivedAt, s.status, s.state ?? '', cohort ?? '', s.dueAt ?? '', s.handledAt ?? '', s.handledBy ?? '', s.note ?? '',
-          ...DATA_FIELDS.map((field) => {
-            const value = data[field];
-            return Array.isArray(value) ? value.join('; ') : value === undefined || value === null ? '' : String(value);
-          })];
-      });
-      // escape_formulas: a cell starting with =, +, -, @, tab or CR gets a leading ' (OWASP, CWE-1236),
-      // so a spreadsheet shows it as text instead of running it as a formula.
-      io.out(stringify(records, { header: true, columns, bom: false, escape_formulas: true }).trimEnd());
+      io.out(requestsCsv(rows, io.now()).trimEnd());
     });
 }

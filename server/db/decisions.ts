@@ -55,6 +55,22 @@ const EFFECTS: Record<InviteDecision, { action: TimelineAction; mail: MailMessag
   reopen: { action: 'reopened', mail: null, event: null },
 };
 
+/**
+ * The mail a decision writes to the applicant, with the facts it states (`deliveries.payload`, rendered
+ * at send time by server/outbox/mail.ts `composeMail`): an acceptance's cohort and its start, a decline's
+ * reason (null: none given); none for spam or reopen.
+ * @param facts - `cohort`: the cohort accepted into (required for `accept`); `reason`: the decline's
+ */
+export function decisionMailOf(
+  decision: InviteDecision,
+  facts: { cohort?: Pick<CohortView, 'name' | 'startsOn'>; reason?: string | null },
+): { message: MailMessage; payload: Record<string, unknown> | null } | null {
+  const message = EFFECTS[decision].mail;
+  if (message === null) return null;
+  const payload = decision === 'accept' ? { cohort: facts.cohort!.name, startsOn: facts.cohort!.startsOn } : decision === 'decline' ? { reason: facts.reason ?? null } : null;
+  return { message, payload };
+}
+
 /** The machine event a decision is, with the facts its guards read. */
 function eventOf(input: InviteDecisionInput, cohort: CohortView | undefined, seatsTaken: number): InviteReviewEvent {
   switch (input.decision) {
@@ -161,12 +177,14 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
   }
   if (refusals.length > 0) throw new DecisionRefusedError(refusals);
 
-  const { action, mail, event } = EFFECTS[input.decision];
+  const { action, event } = EFFECTS[input.decision];
   const to = DECIDED_STATE[input.decision];
   const at = input.at.toISOString();
   const reason = input.reason ?? null;
   const note = input.note ?? null;
-  const mailPayload = input.decision === 'accept' ? { cohort: cohort!.name, startsOn: cohort!.startsOn } : input.decision === 'decline' ? { reason } : null;
+  const decisionMail = decisionMailOf(input.decision, { ...(cohort ? { cohort } : {}), reason });
+  const mail = decisionMail?.message ?? null;
+  const mailPayload = decisionMail?.payload ?? null;
   const writeEvent = input.events && event !== null;
   const result = await db.execute(sql`
     with d as (

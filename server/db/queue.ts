@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, isNotNull, like, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, like, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { SubmissionKind } from '#shared/submission';
 import type { Db } from './database.ts';
 import { cohorts, privacyRecords, submissions, type ReviewState } from './schema.ts';
@@ -56,6 +56,16 @@ export async function findQueueEntry(db: Db, id: string): Promise<QueueEntry | u
     .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
     .where(eq(submissions.id, id));
   return entry;
+}
+
+/** These requests as the queue shows them, in no order; an id not stored is absent. */
+export function findQueueEntries(db: Db, ids: readonly string[]): Promise<QueueEntry[]> {
+  return db
+    .select(queueColumns)
+    .from(submissions)
+    .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
+    .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
+    .where(inArray(submissions.id, [...ids]));
 }
 
 /**

@@ -136,7 +136,9 @@ export interface ApiMiddleware {
 export function apiMiddleware(options: AppOptions): ApiMiddleware {
   const { logger } = options;
   const publicOrigin = typeof options.publicOrigin === 'string' ? () => options.publicOrigin as string : options.publicOrigin;
-  const isAllowedOrigin = (origin: string): boolean => origin === publicOrigin() || (options.allowedOrigins?.includes(origin) ?? false);
+  const { allowedOrigins } = options;
+  const moreOrigins = typeof allowedOrigins === 'function' ? allowedOrigins : () => allowedOrigins;
+  const isAllowedOrigin = (origin: string): boolean => origin === publicOrigin() || (moreOrigins()?.includes(origin) ?? false);
   const proxies = { trustProxy: options.trustProxy ?? false, hops: options.trustedProxyHops ?? 1 };
 
   const refuseForeignOrigin: MiddlewareHandler = async (c, next) => {

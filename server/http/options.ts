@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import type { MailSettings } from '../outbox/mail.ts';
 
 /**
  * What `createApp` (server/http/app.ts) needs, handed on to the sub-apps and the shared middleware.
@@ -24,8 +25,11 @@ export interface AppOptions {
    * a function when it is known only once the server listens. Never read from a request header.
    */
   publicOrigin: string | (() => string);
-  /** more origins allowed to POST (`SONDE_ALLOWED_ORIGINS`) */
-  allowedOrigins?: string[];
+  /**
+   * more origins allowed to POST submissions (server/config.ts `allowedOriginsOf`: `SONDE_ALLOWED_ORIGINS`, or
+   * by default the listen address's own); a function when it is known only once the server listens
+   */
+  allowedOrigins?: string[] | (() => string[] | undefined);
   /** how long a request waits for the database before 503 (`DATABASE_ANSWER_TIMEOUT_MS` (server/limits.ts); tests shorten it) */
   databaseTimeoutMs?: number;
   /** submissions handled at once, counted once their body has arrived, before 503 */
@@ -34,6 +38,11 @@ export interface AppOptions {
   maxUploadsPerClient?: number;
   /** the server's clock, for the `submittedAt` window; tests fix it */
   now?: () => Date;
+  /**
+   * what the requester's mail names (server/config.ts `mail`): `privacyEmail`, `teamEmail`; the team's
+   * mail preview renders with it. Default: `PRIVACY_EMAIL` of shared/policy.ts, no team address
+   */
+  mail?: Pick<MailSettings, 'privacyEmail' | 'teamEmail'>;
   /**
    * the outbox (server/outbox/sender.ts), woken after each stored submission or decision, and which
    * deliveries each stored submission gets in the same statement: the webhook's announcement, the

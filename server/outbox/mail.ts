@@ -42,7 +42,7 @@ export interface ComposedMail extends MailContent {
 }
 
 /** Who a row's mail goes to: the requester's work email, or `SONDE_TEAM_EMAIL` for the team's message. */
-function recipientOf(delivery: Delivery, settings: MailSettings): string {
+function recipientOf(delivery: Delivery, settings: Pick<MailSettings, 'teamEmail'>): string {
   if (delivery.message !== 'team-new-request') return delivery.body.data.workEmail;
   if (!settings.teamEmail) throw new Error('SONDE_TEAM_EMAIL is not set');
   return settings.teamEmail;
@@ -59,7 +59,7 @@ function recipientOf(delivery: Delivery, settings: MailSettings): string {
  *   its payload, or the team's message has no `SONDE_TEAM_EMAIL` to go to (the row waits and is retried,
  *   so configuring it delivers it)
  */
-export function composeMail(delivery: Delivery, settings: MailSettings, siteUrl: string, verificationLinks: ReadonlyArray<string | null> = []): ComposedMail {
+export function composeMail(delivery: Delivery, settings: Pick<MailSettings, 'privacyEmail' | 'teamEmail'>, siteUrl: string, verificationLinks: ReadonlyArray<string | null> = []): ComposedMail {
   const facts = { receivedAt: delivery.receivedAt, dueAt: delivery.dueAt, siteUrl, privacyEmail: settings.privacyEmail };
   const to = recipientOf(delivery, settings);
   const requester = delivery.body.data.workEmail;

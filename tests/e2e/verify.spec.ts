@@ -7,7 +7,8 @@ import { expect, interceptPostHog, requestsList, smtpMailTo, storedIdOf, teamCom
 // real SMTP server, its verification link opened and confirmed in Chromium, then answered and extended
 // with the team's command line. Runs on the `analytics` server (PostHog on, mail over SMTP, PGlite).
 
-const LINK = /(http:\/\/127\.0\.0\.1:\d+\/privacy-request\/verify)#token=([A-Za-z0-9_-]{43})/;
+// the public origin: http://localhost:PORT on a default start (server/config.ts publicOriginOf), where passkeys work
+const LINK = /(http:\/\/(?:localhost|127\.0\.0\.1):\d+\/privacy-request\/verify)#token=([A-Za-z0-9_-]{43})/;
 
 /** What a PostHog request carried: its URL and its body, gunzipped when compressed. */
 function sentToPostHog(request: Request): string {

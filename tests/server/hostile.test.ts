@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
-import { readConfig, type ServerConfig } from '../../server/config.ts';
+import { allowedOriginsOf, publicOriginOf, readConfig, type ServerConfig } from '../../server/config.ts';
 import { MAX_CONCURRENT_SUBMISSIONS, MAX_UPLOADS_PER_CLIENT } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
@@ -150,8 +150,9 @@ describe('the Host and X-Forwarded-* headers choose nothing', () => {
     expect((await post({ origin: 'https://sonde.dev', 'x-forwarded-host': 'evil.example' })).status).toBe(201);
   });
 
-  it('with no public origin set, the own origin is the address it listens on', async () => {
+  it('with no public origin set, the own origin is http://localhost:PORT and the address it listens on may POST too', async () => {
     const server = await start();
+    expect(server.publicOrigin).toBe(`http://localhost:${new URL(server.url).port}`);
     const post = (origin: string) =>
       fetch(`${server.url}${SUBMISSIONS_PATH}`, {
         method: 'POST',
@@ -159,6 +160,7 @@ describe('the Host and X-Forwarded-* headers choose nothing', () => {
         body: JSON.stringify(submissionBody()),
       });
     expect((await post(server.url)).status).toBe(201);
+    expect((await post(server.publicOrigin)).status).toBe(201);
     expect((await post('http://evil.example')).status).toBe(403);
   });
 });
@@ -213,6 +215,21 @@ describe('configuration that would let a header choose the origin', () => {
     expect(() => readConfig({ SONDE_PUBLIC_ORIGIN: 'https://sonde.dev/path' })).toThrow(/SONDE_PUBLIC_ORIGIN/);
     expect(() => readConfig({ SONDE_SMTP_URL: 'http://mail.example' })).toThrow(/SONDE_SMTP_URL/);
     expect(() => readConfig({ SONDE_TEAM_EMAIL: 'not an address' })).toThrow(/SONDE_TEAM_EMAIL/);
+  });
+
+  it('on loopback by default, names http://localhost:PORT the public origin (WebAuthn takes no IP address as RP ID) and lets the listen address POST', () => {
+    for (const HOST of [undefined, '127.0.0.1', '::1', 'localhost']) {
+      const config = readConfig(HOST ? { HOST } : {});
+      expect(publicOriginOf(config, 4173), HOST).toBe('http://localhost:4173');
+      expect(allowedOriginsOf(config, 4173), HOST).toEqual(HOST === 'localhost' ? undefined : [HOST === '::1' ? 'http://[::1]:4173' : 'http://127.0.0.1:4173']);
+    }
+    // another address is its own origin; a configured origin is taken as it is, with nothing added
+    expect(publicOriginOf(readConfig({ HOST: '192.168.1.5' }), 8080)).toBe('http://192.168.1.5:8080');
+    expect(allowedOriginsOf(readConfig({ HOST: '192.168.1.5' }), 8080)).toBeUndefined();
+    const set = readConfig({ SONDE_PUBLIC_ORIGIN: 'https://sonde.dev' });
+    expect([publicOriginOf(set, 4173), allowedOriginsOf(set, 4173)]).toEqual(['https://sonde.dev', undefined]);
+    const allowed = readConfig({ SONDE_ALLOWED_ORIGINS: 'https://a.example,https://b.example' });
+    expect([publicOriginOf(allowed, 4173), allowedOriginsOf(allowed, 4173)]).toEqual(['https://a.example', ['https://a.example', 'https://b.example']]);
   });
 
   it("refuses the announcement webhook's old variable, naming the new one, rather than announcing nothing", () => {

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { teamAudit, teamEnrollments, teamMembers, teamPasskeys, teamSessions } from '../../server/db/schema.ts';
 import { TEAM_ENROLLMENT_TTL_MS, TEAM_SESSION_MAX_MS } from '../../server/limits.ts';
-import { teamCli } from '../support/cli.ts';
-import { testEngines } from '../support/database.ts';
+import { cliProcess, teamCli } from '../support/cli.ts';
+import { migratedPgliteDir, testEngines } from '../support/database.ts';
 
 const ORIGIN = 'https://sonde.dev';
 const LINK = /^(\S+) added\. Enrollment link: https:\/\/sonde\.dev\/team\/enroll#token=([A-Za-z0-9_-]{43}) \(single use, good until (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC\)$/;
@@ -98,5 +98,15 @@ describe.each(testEngines())('team members on $name', (engine) => {
     expect(io.err).toHaveLength(1);
     expect(io.err[0]).toMatch(message);
     expect(await database.db.select().from(teamMembers)).toEqual([]);
+  });
+});
+
+describe('team add on a default start', () => {
+  it('prints an enrollment link at http://localhost:4173, where passkeys work (WebAuthn takes no IP address as RP ID)', async () => {
+    const dir = await migratedPgliteDir();
+    const env = { DATABASE_URL: '', SONDE_PGLITE_DIR: dir, HOST: '', PORT: '', SONDE_PUBLIC_ORIGIN: '', SONDE_ALLOWED_ORIGINS: '' };
+    const added = await cliProcess(['team', 'add', 'you@example.com'], env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^you@example\.com added\. Enrollment link: http:\/\/localhost:4173\/team\/enroll#token=[A-Za-z0-9_-]{43} /);
   });
 });

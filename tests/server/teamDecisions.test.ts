@@ -31,7 +31,7 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
   beforeEach(async () => {
     database = await engine.open();
     server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = await enrolledClient(server.url, database.db, { name: 'Kim Lee' });
+    client = await enrolledClient(server, database.db, { name: 'Kim Lee' });
   });
   afterEach(async () => {
     await server.stop();

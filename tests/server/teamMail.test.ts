@@ -57,7 +57,7 @@ describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
     const config = testConfig(distDir);
     const server: RunningServer = await startTestServer(config, createLogger('debug', capture), { database });
     cleanup.push(() => server.stop());
-    const { io, run } = teamCli(() => database, { publicOrigin: server.url, user: 'ops' });
+    const { io, run } = teamCli(() => database, { publicOrigin: server.publicOrigin, user: 'ops' });
 
     expect(await run(['team', 'add', 'kim@sonde.dev', '--name', 'Kim Lee'])).toBe(0);
     const printed = tokenOf(io.out[0]!)!;
@@ -78,12 +78,12 @@ describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
     expect(mail.subject).toBe('Your Sonde team console link');
     expect(mail.headers.get('auto-submitted')).toBe('auto-generated');
     const [enrollment] = await database.db.select().from(teamEnrollments);
-    expect(mail.text).toContain(`${server.url}/team/enroll#token=${printed}`);
+    expect(mail.text).toContain(`${server.publicOrigin}/team/enroll#token=${printed}`);
     expect(mail.text).toContain(`works once and expires in 24 hours, on ${longDate(enrollment!.expiresAt)}, ${utcMinute(enrollment!.expiresAt).slice(11)}.`);
     expect(mail.text).toMatch(/If you did not expect this message, you can ignore it/);
-    expect(mail.html).toContain(`href="${server.url}/team/enroll#token=${printed}"`);
+    expect(mail.html).toContain(`href="${server.publicOrigin}/team/enroll#token=${printed}"`);
 
-    const client = teamClient(server.url);
+    const client = teamClient(server);
     const enrolled = await client.enroll(tokenOf(mail.text!)!);
     expect(enrolled.status).toBe(200);
     expect(enrolled.json).toEqual({ email: 'kim@sonde.dev', name: 'Kim Lee' });
@@ -134,12 +134,12 @@ describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
     // over HTTP: the first link is refused, the second registers, and its waiting mail goes with it
     const server = await startTestServer(testConfig(distDir, { mail: { ...testConfig(distDir).mail, smtpUrl: 'smtp://127.0.0.1:9' } }), createLogger('silent'), { database });
     cleanup.push(() => server.stop());
-    const cli = teamCli(() => database, { publicOrigin: server.url });
+    const cli = teamCli(() => database, { publicOrigin: server.publicOrigin });
     expect(await cli.run(['team', 'add', 'kim@sonde.dev'])).toBe(0);
     const third = tokenOf(cli.io.out[0]!)!;
     expect(await cli.run(['team', 'link', 'kim@sonde.dev'])).toBe(0);
     const fourth = tokenOf(cli.io.out[0]!)!;
-    const client = teamClient(server.url);
+    const client = teamClient(server);
     expect((await client.enroll(third)).status).toBe(410);
     expect((await memberRows()).filter((row) => row.deliveredAt === null && row.failedAt === null)).toHaveLength(1); // nobody listens on port 9
     expect((await client.enroll(fourth)).status).toBe(200);

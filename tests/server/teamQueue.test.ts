@@ -30,7 +30,7 @@ describe.each(testEngines())('the team queue on $name', (engine) => {
   beforeEach(async () => {
     database = await engine.open();
     server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = await enrolledClient(server.url, database.db);
+    client = await enrolledClient(server, database.db);
   });
   afterEach(async () => {
     await server.stop();

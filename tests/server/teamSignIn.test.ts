@@ -42,7 +42,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
 
   it('enrolls through the link, keeps a session in a __Host- cookie, signs out, signs in with the passkey, and reads the queue', async () => {
     const token = await add();
-    const client = teamClient(server.url);
+    const client = teamClient(server);
     const enrolled = await client.enroll(token);
     expect(enrolled.status).toBe(200);
     expect(enrolled.json).toEqual({ email: 'kim@sonde.dev', name: 'Kim Lee' });
@@ -84,7 +84,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
 
   it('takes an enrollment link once, even when two registrations race on it; a used, expired or unknown link gets one answer', async () => {
     const token = await add();
-    const [first, second] = [teamClient(server.url), teamClient(server.url)];
+    const [first, second] = [teamClient(server), teamClient(server)];
     const options = await Promise.all([first, second].map((client) => client.call('POST', '/enroll/options', { body: { token } })));
     const answers = await Promise.all(
       [first, second].map((client, i) =>
@@ -108,7 +108,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
 
   it('refuses a registration from another origin, for another RP ID, or without user verification, and the link stays good', async () => {
     const token = await add();
-    const client = teamClient(server.url);
+    const client = teamClient(server);
     for (const tweaks of [{ origin: 'https://evil.example' }, { rpId: 'evil.example' }, { userVerified: false }]) {
       const answer = await client.enroll(token, tweaks);
       expect(answer.status, JSON.stringify(tweaks)).toBe(400);
@@ -119,7 +119,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
   });
 
   it('refuses a sign-in from another origin, for another RP ID, without user verification, with a foreign user handle, an unknown passkey or a used challenge; each audited', async () => {
-    const client = teamClient(server.url);
+    const client = teamClient(server);
     expect((await client.enroll(await add())).status).toBe(200);
     client.cookie = undefined;
     for (const tweaks of [{ origin: 'https://evil.example' }, { rpId: 'evil.example' }, { userVerified: false }, { userHandle: 'AAAA' }]) {
@@ -127,9 +127,9 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
       expect(answer.status, JSON.stringify(tweaks)).toBe(401);
       expect(answer.json).toEqual({ error: 'Sign-in failed' });
     }
-    const stranger = teamClient(server.url);
+    const stranger = teamClient(server);
     // a passkey made for this RP ID but never registered here
-    stranger.authenticator.create({ rp: { id: '127.0.0.1', name: 'Sonde team' }, user: { id: 'AAAA', name: 'x', displayName: 'x' }, challenge: 'AAAA', pubKeyCredParams: [] });
+    stranger.authenticator.create({ rp: { id: 'localhost', name: 'Sonde team' }, user: { id: 'AAAA', name: 'x', displayName: 'x' }, challenge: 'AAAA', pubKeyCredParams: [] });
     expect((await stranger.signIn()).status).toBe(401);
 
     const options = await client.call('POST', '/signin/options');
@@ -146,7 +146,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
   });
 
   it('answers 401 without a session, 403 to a foreign or missing Origin even with a session, and no-store to every call', async () => {
-    const client = teamClient(server.url);
+    const client = teamClient(server);
     for (const [method, path] of [['GET', '/session'], ['GET', '/requests'], ['GET', '/requests/00000000-0000-4000-8000-000000000000'], ['POST', '/signout']] as const) {
       expect((await client.call(method, path)).status, path).toBe(401);
       expect((await client.call(method, path, { cookie: '__Host-sonde_team=' + 'x'.repeat(43) })).status, path).toBe(401);
@@ -157,6 +157,9 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
       expect(answer.status, path).toBe(403);
       expect(answer.json).toEqual({ error: 'Origin not allowed' });
     }
+    // the listen address's own origin may send the public form, never call the team's API
+    expect(server.publicOrigin).toMatch(/^http:\/\/localhost:\d+$/);
+    expect((await client.call('GET', '/session', { origin: server.url })).status).toBe(403);
     expect((await client.call('POST', '/signout', { origin: null })).status).toBe(403);
     expect((await client.call('GET', '/session', { origin: null })).status).toBe(200);
     const crossSite = await fetch(`${server.url}/api/team/session`, { headers: { cookie: client.cookie!, 'sec-fetch-site': 'cross-site' } });
@@ -164,7 +167,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     expect((await client.call('GET', '/nothing-here')).status).toBe(404);
     // the ceremonies take JSON, of at most TEAM_AUTH_BODY_MAX_BYTES, of their shape
     const post = (body: string, type = 'application/json') =>
-      fetch(`${server.url}/api/team/enroll/options`, { method: 'POST', headers: { origin: server.url, 'content-type': type }, body });
+      fetch(`${server.url}/api/team/enroll/options`, { method: 'POST', headers: { origin: server.publicOrigin, 'content-type': type }, body });
     expect((await post('{"token":"x"}', 'text/plain')).status).toBe(415);
     expect((await post(JSON.stringify({ token: 'x'.repeat(TEAM_AUTH_BODY_MAX_BYTES) }))).status).toBe(413);
     expect((await post('{"token":')).status).toBe(400);
@@ -172,13 +175,13 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
   });
 
   it("ends a removed member's sessions, and a session past its idle or absolute limit (deleted when met, and by the purge)", async () => {
-    const kim = teamClient(server.url);
+    const kim = teamClient(server);
     expect((await kim.enroll(await add())).status).toBe(200);
     await removeMember(database.db, 'kim@sonde.dev', new Date(), 'ops');
     expect((await kim.call('GET', '/session')).status).toBe(401);
     expect((await kim.signIn()).status).toBe(401);
 
-    const lin = teamClient(server.url);
+    const lin = teamClient(server);
     expect((await lin.enroll(await add('lin@sonde.dev', null))).status).toBe(200);
     const now = Date.now();
     await database.db.update(teamSessions).set({ lastSeenAt: new Date(now - TEAM_SESSION_IDLE_MS + 60_000) });
@@ -200,7 +203,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
   });
 
   it(`answers 429 with Retry-After past ${TEAM_AUTH_ATTEMPTS_PER_MINUTE} sign-in and enrollment calls a minute from one address, not at it`, async () => {
-    const client = teamClient(server.url);
+    const client = teamClient(server);
     for (let i = 0; i < TEAM_AUTH_ATTEMPTS_PER_MINUTE - 1; i += 1) expect((await client.call('POST', '/signin/options')).status).toBe(200);
     expect((await client.call('POST', '/enroll/options', { body: { token: 'A'.repeat(43) } })).status).toBe(410);
     const refused = await client.call('POST', '/signin/verify', { body: {} });

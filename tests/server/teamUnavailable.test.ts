@@ -71,7 +71,7 @@ describe.each(testEngines())('the team API without its database on $name', (engi
     const capture = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
     const server: RunningServer = await startTestServer(testConfig(distDir), createLogger('warn', capture), { database });
     cleanup.push(() => server.stop());
-    const client = await enrolledClient(server.url, database.db);
+    const client = await enrolledClient(server, database.db);
     expect((await client.call('GET', '/requests')).status).toBe(200);
 
     await database.close();
@@ -96,7 +96,7 @@ describe.runIf(process.env.DATABASE_URL)('the team API while PostgreSQL is unrea
     const database = await openDatabase({ url: url.toString() });
     const server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
     cleanup.push(() => server.stop());
-    const client = await enrolledClient(server.url, database.db);
+    const client = await enrolledClient(server, database.db);
     expect((await client.call('GET', '/requests')).status).toBe(200);
 
     await proxy.down();

@@ -75,10 +75,10 @@ describe.each(testEngines())('verification links on $name', (engine) => {
   it('mails a link whose token only the mail holds; the page confirms the request once, and says so after', async () => {
     const id = await submit(privacyRequest('Delete, Access/Know', 'ada@example.com'));
     const { mail, page, token } = await confirmationTo('ada@example.com');
-    expect(page).toBe(`${server.url}${VERIFY_PAGE_PATH}`);
+    expect(page).toBe(`${server.publicOrigin}${VERIFY_PAGE_PATH}`);
     expect(token).toBeDefined();
     expect(mail.text).toContain('press “Confirm it\'s me”');
-    expect(mail.html).toContain(`href="${server.url}${VERIFY_PAGE_PATH}#token=${token}"`);
+    expect(mail.html).toContain(`href="${server.publicOrigin}${VERIFY_PAGE_PATH}#token=${token}"`);
 
     // Once the mail is delivered, only the token's SHA-256 is stored, and nothing else holds the token
     // (until then the mail is kept as rendered, link included, to be sent again as it is).

@@ -8,7 +8,10 @@ import { afterEach } from 'vitest';
 /** The server as a separate Node process (`tsx server/main.ts`, what `npm start` runs after the build). */
 export interface ServerProcess {
   child: ChildProcess;
+  /** the address it listens on (the `listening` line's `listen`) */
   url: string;
+  /** the public origin it prints as the address to open (the `listening` line's `url`) */
+  publicOrigin: string;
   /** every JSON log line the process printed so far */
   logs: Array<Record<string, unknown>>;
   /** resolves with the exit code (or the signal's name) once the process has ended */
@@ -17,7 +20,7 @@ export interface ServerProcess {
 
 /**
  * Starts `server/main.ts` in a child process on a free port, and resolves once its `listening` log
- * line names its address. The child gets this process's environment without `DATABASE_URL` (so that
+ * line names its addresses. The child gets this process's environment without `DATABASE_URL` (so that
  * it runs on PGlite unless `env` names a database), plus `env`.
  * @throws when the process exits or prints nothing within `timeoutMs`
  */
@@ -48,7 +51,7 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Pr
         logs.push(entry);
         if (entry.msg === 'listening') {
           clearTimeout(timer);
-          resolve({ child, url: String(entry.url), logs, exited });
+          resolve({ child, url: String(entry.listen), publicOrigin: String(entry.url), logs, exited });
         }
       } catch {
         // not a log line (tsx or Node printing): ignored

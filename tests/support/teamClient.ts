@@ -5,6 +5,9 @@ import { addMember, type EnrollmentMailer } from '../../server/db/team.ts';
 import { enrollmentMail } from '../../server/outbox/enrollmentMail.ts';
 import { softwareAuthenticator, type CeremonyTweaks } from './authenticator.ts';
 
+/** A running server as the team's client reaches it (server/main.ts `RunningServer`), or one URL that is both its address and its origin. */
+export type TeamServer = string | { url: string; publicOrigin: string };
+
 /** An answer of the team's API with its parsed JSON body (null for an empty body). */
 export interface TeamAnswer {
   status: number;
@@ -26,15 +29,17 @@ export function enrollmentMailer(origin = 'http://127.0.0.1'): EnrollmentMailer 
  * A client of the team's API (`/api/team/*`) over real HTTP, as the console's page would call it: the
  * page's `Origin`, the session cookie carried by hand (Node's fetch keeps no cookies). Every answer is
  * checked to carry `Cache-Control: no-store`.
- * @param baseUrl - the running server's URL, which is also its public origin in tests
+ * @param server - the running server: `url`, where it listens (fetched), and `publicOrigin`, the page's
+ *   `Origin` and the passkeys' origin (`http://localhost:PORT` on loopback); a string: both
  */
-export function teamClient(baseUrl: string) {
-  const authenticator = softwareAuthenticator(baseUrl);
+export function teamClient(server: TeamServer) {
+  const { url: baseUrl, publicOrigin } = typeof server === 'string' ? { url: server, publicOrigin: server } : server;
+  const authenticator = softwareAuthenticator(publicOrigin);
   let cookie: string | undefined;
 
   const call = async (method: 'GET' | 'POST', path: string, init: { body?: unknown; origin?: string | null; cookie?: string | null } = {}): Promise<TeamAnswer> => {
     const headers: Record<string, string> = {};
-    const origin = init.origin === undefined ? baseUrl : init.origin;
+    const origin = init.origin === undefined ? publicOrigin : init.origin;
     if (origin !== null) headers.origin = origin;
     const sent = init.cookie === undefined ? cookie : init.cookie;
     if (sent) headers.cookie = sent;
@@ -82,9 +87,10 @@ export function teamClient(baseUrl: string) {
  * through its link: a {@link teamClient} with a session, as a team member who has just signed up.
  * @param member - `name` is who the timeline names for the member's decisions (null: the email)
  */
-export async function enrolledClient(baseUrl: string, db: Db, member: { email?: string; name?: string | null } = {}): Promise<ReturnType<typeof teamClient>> {
-  const client = teamClient(baseUrl);
-  const link = await addMember(db, { email: member.email ?? 'kim@sonde.dev', name: member.name ?? null, by: 'ops', at: new Date() }, enrollmentMailer(baseUrl));
+export async function enrolledClient(server: TeamServer, db: Db, member: { email?: string; name?: string | null } = {}): Promise<ReturnType<typeof teamClient>> {
+  const client = teamClient(server);
+  const origin = typeof server === 'string' ? server : server.publicOrigin;
+  const link = await addMember(db, { email: member.email ?? 'kim@sonde.dev', name: member.name ?? null, by: 'ops', at: new Date() }, enrollmentMailer(origin));
   expect((await client.enroll(link!.token)).status).toBe(200);
   return client;
 }

@@ -93,7 +93,9 @@ export type TeamAuditAction =
   | 'sign-in failed'
   | 'signed out'
   | 'decision'
-  | 'note';
+  | 'note'
+  /** the queue exported as CSV from the console: no request id, the filter is not kept */
+  | 'export';
 
 /**
  * The team's audit trail, append-only (a trigger refuses UPDATE and DELETE): who did what, to which request,
@@ -116,7 +118,7 @@ export const teamAudit = pgTable(
     index('team_audit_at').on(table.at),
     check(
       'team_audit_action',
-      sql`${table.action} in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note')`,
+      sql`${table.action} in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note', 'export')`,
     ),
   ],
 );

@@ -1,22 +1,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { textProblem } from '#shared/text';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../../db/decisions.ts';
 import { audit } from '../../db/team.ts';
 import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_DECISION_BATCH_MAX, TEAM_AUTH_BODY_MAX_BYTES } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
+import { memberName as by, shapeProblem, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
-
-/** A one-line text the team writes into a record or a mail: the text rule of shared/text.ts, as for visitors and the command line. */
-const teamText = z
-  .string()
-  .superRefine((value, ctx) => {
-    const problemText = textProblem(value, { required: true });
-    if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
-  })
-  .transform((value) => value.normalize('NFC'));
 
 const decisionBody = z.object({
   decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
@@ -33,9 +24,6 @@ const cohortBody = z.object({
   startsOn: z.iso.date(),
   capacity: z.number().int().min(1).max(999_999).nullable().optional(),
 });
-
-/** The first problem of a body that is not of its shape, in words. */
-const shapeProblem = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)[0]!;
 
 /**
  * The team's decisions in the console, behind a session (401) and the same-origin check (403), each one
@@ -57,7 +45,6 @@ export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: Te
   // per route, not `use('*')`: this sub-app is mounted at the team API's root, beside the sign-in ceremonies
   const signedIn = [team.sameOrigin, team.session] as const;
   const body = [...signedIn, api.jsonContentType, api.jsonBody(TEAM_AUTH_BODY_MAX_BYTES, 'team decision')] as const;
-  const by = (member: { name: string | null; email: string }) => member.name ?? member.email;
   return new Hono<TeamEnv>()
     .post('/decisions', ...body, async (c) => {
       const parsed = decisionBody.safeParse(c.var.body);

@@ -3,7 +3,10 @@ import { TEAM_API_PATH } from '#shared/team';
 import type { ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { decisionRoutes } from './decisions.ts';
+import { exportRoutes } from './export.ts';
 import { passkeyRoutes } from './passkeys.ts';
+import { previewRoutes } from './preview.ts';
+import { privacyRoutes } from './privacy.ts';
 import { queueRoutes } from './queue.ts';
 import { teamContext, type TeamEnv } from './session.ts';
 
@@ -12,7 +15,9 @@ export { TEAM_API_PATH };
 
 /**
  * The team's API, mounted at {@link TEAM_API_PATH}: the passkey ceremonies and the session
- * (./passkeys.ts), the decisions, notes and cohorts (./decisions.ts), and the queue at `/requests` (./queue.ts). Every answer carries
+ * (./passkeys.ts), the decisions, notes and cohorts (./decisions.ts), the steps on a privacy request at `/privacy`
+ * (./privacy.ts), the mail preview at `/preview` (./preview.ts), the queue at `/requests` (./queue.ts) and as CSV at
+ * `/requests.csv` (./export.ts). Every answer carries
  * `Cache-Control: no-store` (server/http/middleware.ts `apiHeaders`, on all of `/api/*`); every call
  * needs an `Origin` equal to the public origin (403), and every call but the sign-in and enrollment
  * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
@@ -23,5 +28,9 @@ export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEn
   return new Hono<TeamEnv>()
     .route('/', passkeyRoutes(options, api, team))
     .route('/', decisionRoutes(options, api, team))
+    .route('/privacy', privacyRoutes(options, api, team))
+    .route('/', previewRoutes(options, api, team))
+    // before the queue's `/requests/:id`, which `requests.csv` does not match anyway (no slash): tested
+    .route('/', exportRoutes(options, team))
     .route('/requests', queueRoutes(options, team));
 }

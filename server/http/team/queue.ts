@@ -20,11 +20,32 @@ const UUID = z.uuid();
 /** A cursor's content: PostgreSQL's text of a `timestamptz` and a UUID. */
 const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/), UUID]);
 
-const queueQuery = z.object({
+/** The queue's filters as a query string carries them: `GET /requests` and `GET /requests.csv` (./export.ts). */
+export const queueFilterQuery = z.object({
   kind: z.enum(['invite', 'privacy']).optional(),
   state: z.enum(QUEUE_STATES).optional(),
   cohort: z.string().min(1).max(TEAM_QUEUE_SEARCH_MAX_LENGTH).optional(),
   q: z.string().trim().max(TEAM_QUEUE_SEARCH_MAX_LENGTH).optional(),
+});
+
+/**
+ * The filters of server/db/queue.ts from a parsed {@link queueFilterQuery}: `state` `open` or `done` is the
+ * status, `overdue` the open privacy requests past due at `now`, any other a review state; an empty `q` none.
+ */
+export function queueFiltersOf(query: z.infer<typeof queueFilterQuery>, now: Date): QueueFilters {
+  const { kind, state, cohort, q } = query;
+  return {
+    kind,
+    cohort,
+    q: q || undefined,
+    ...(state === 'open' || state === 'done' ? { status: state } : state === 'overdue' ? { overdueAt: now } : state ? { state } : {}),
+  };
+}
+
+/** A 400 answer's words for a query out of its shape: the parameters at fault. */
+export const queryProblem = (error: z.ZodError): string => `Bad query: ${error.issues.map((issue) => issue.path.join('.')).join(', ')}`;
+
+const queueQuery = queueFilterQuery.extend({
   after: z.string().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(TEAM_QUEUE_PAGE_MAX).default(TEAM_QUEUE_PAGE_MAX),
 });
@@ -65,17 +86,12 @@ export function queueRoutes(options: AppOptions, team: TeamContext): Hono<TeamEn
     .use('*', team.sameOrigin, team.session)
     .get('/', async (c) => {
       const query = queueQuery.safeParse(c.req.query());
-      if (!query.success) return problem(c, 400, `Bad query: ${query.error.issues.map((issue) => issue.path.join('.')).join(', ')}`);
-      const { kind, state, cohort, q, after, limit } = query.data;
+      if (!query.success) return problem(c, 400, queryProblem(query.error));
+      const { after, limit } = query.data;
       const cursor = after === undefined ? undefined : decodeCursor(after);
       if (after !== undefined && !cursor) return problem(c, 400, 'Bad query: after is not a cursor of this queue');
       const now = team.now();
-      const filters: QueueFilters = {
-        kind,
-        cohort,
-        q: q || undefined,
-        ...(state === 'open' || state === 'done' ? { status: state } : state === 'overdue' ? { overdueAt: now } : state ? { state } : {}),
-      };
+      const filters = queueFiltersOf(query.data, now);
       const [page, counts] = await Promise.all([queuePage(db, filters, { after: cursor, limit }), queueCounts(db, filters, now)]);
       return c.json(
         {

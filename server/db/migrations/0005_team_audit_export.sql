@@ -1,0 +1,2 @@
+ALTER TABLE "team_audit" DROP CONSTRAINT "team_audit_action";--> statement-breakpoint
+ALTER TABLE "team_audit" ADD CONSTRAINT "team_audit_action" CHECK ("team_audit"."action" in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note', 'export'));

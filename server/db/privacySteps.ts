@@ -1,0 +1,138 @@
+import type { Db } from './database.ts';
+import { extendDueDate, lockPrivacyRecord, recordResponse, recordVerifiedByTeam } from './privacyAnswers.ts';
+import { privacyCourseOf, refusalOf, unfoundedResponse, type RefusalRule } from './privacyCourse.ts';
+import type { PrivacyOutcome } from './schema.ts';
+import { lockRequest } from './submissions.ts';
+import type { PrivacyRecord, Row } from './summary.ts';
+
+// The team's three steps on a privacy request (11 CCR §7021(b), §7060, §7022, §7024), as the command line
+// (server/cli/privacyAnswers.ts) and the console (server/http/team/privacy.ts) both take them: the request
+// and its record locked, the course's chart asked (server/db/privacyCourse.ts), then the one statement of
+// server/db/privacyAnswers.ts. Call it inside the team's write transaction (server/db/teamTransaction.ts).
+
+/** A request id: a UUID (anything else is no request, without asking the database). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One step of the team on a privacy request. */
+export type PrivacyStep =
+  /** the requester confirmed it is them (§7060), recorded by the team */
+  | { type: 'verify' }
+  /** the one extension (§7021(b)), with the reason its notice gives */
+  | { type: 'extend'; reason: string }
+  /** the response (§7022, §7024): `reason` is the basis of a denial or a partial answer; `by`: who answers; `events`: write the signed event */
+  | { type: 'respond'; outcome: PrivacyOutcome; reason?: string; attachSubject: boolean; by: string; events: boolean };
+
+/** Why a step was not taken: the request, the chart's rule, or a step taken meanwhile. */
+export type PrivacyStepProblem = 'unknown' | 'invite' | 'noRecord' | 'meanwhile' | RefusalRule;
+
+/**
+ * A step not taken, nothing written: `message` is the line the command line prints, `badArgument` whether
+ * it exits 2 on it (an invite request's id, a response without its basis, an extension without its reason)
+ * rather than 1.
+ */
+export class PrivacyStepError extends Error {
+  override name = 'PrivacyStepError';
+  constructor(
+    readonly problem: PrivacyStepProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get badArgument(): boolean {
+    return this.problem === 'invite' || this.problem === 'noBasis' || this.problem === 'noReason';
+  }
+}
+
+/** A step taken, or found taken already (a `verify` of a verified request). */
+export interface PrivacyStepTaken {
+  /** false: nothing to write, it was so already; `message` says since when */
+  changed: boolean;
+  /** when nothing changed: the line the command line prints as its success */
+  message?: string;
+  /** `extend`: the new due date */
+  dueAt?: Date;
+}
+
+/**
+ * Anything written like an email address, looked for in the NFKC form of a text (so a full-width `＠`
+ * or a small `﹫` is an `@`), with or without spaces around the `@` (`ada @ example.com`), and a domain
+ * with a dot after it, so that "denied under §7062 @ 5pm" is a reason, not an address.
+ */
+const EMAIL_LIKE = /[^\s@]+\s*@\s*[^\s@]+\.[^\s@.]+/u;
+
+/**
+ * Why a reason may not be kept in the record of 11 CCR §7101, which outlives `erase`: it holds an email
+ * address ({@link EMAIL_LIKE}), so it would name the person. Checks nothing else (the one-line text rule
+ * of shared/text.ts is the caller's).
+ * @returns the problem in words, or undefined when the reason may be kept
+ */
+export function recordReasonProblem(text: string): string | undefined {
+  return EMAIL_LIKE.test(text.normalize('NFKC')) ? 'the reason is kept after the request is erased: leave out any email address.' : undefined;
+}
+
+/** A privacy request and its record, both locked until the transaction commits. */
+async function lockPrivacy(db: Db, id: string): Promise<{ row: Row; record: PrivacyRecord }> {
+  const row = UUID.test(id) ? await lockRequest(db, id) : undefined;
+  if (!row) throw new PrivacyStepError('unknown', `no request ${id}`);
+  if (row.kind !== 'privacy') throw new PrivacyStepError('invite', `request ${id} is an invite request: mark it handled with done`);
+  const record = await lockPrivacyRecord(db, id);
+  if (!record) throw new PrivacyStepError('noRecord', `request ${id} has no privacy record`);
+  return { row, record };
+}
+
+/**
+ * Takes one step on privacy request `id` at `now`, if the course's chart takes it from the stored record:
+ * `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the outbox in one
+ * statement (the running server sends it); `verify` records the team's identity check. Whatever refused
+ * it, nothing is written.
+ * @returns what was done; a `verify` of a request verified already (or meanwhile) is no error: `changed` false
+ * @throws {@link PrivacyStepError}: no such request (or not a UUID), an invite request, no record, the
+ *   chart's refusal (`problem` its rule, `message` its words), or the same step taken meanwhile
+ */
+export async function takePrivacyStep(db: Db, id: string, step: PrivacyStep, now: Date): Promise<PrivacyStepTaken> {
+  if (step.type === 'respond') {
+    const unfounded = unfoundedResponse(step);
+    if (unfounded) throw new PrivacyStepError(unfounded.rule, unfounded.message);
+  }
+  const { record } = await lockPrivacy(db, id);
+  const course = privacyCourseOf(record, now);
+  const at = now.toISOString();
+  switch (step.type) {
+    case 'verify': {
+      // An identity check is a step before the response, within the time the law gives (§7021(b)).
+      const refusal = refusalOf(id, course, { type: 'verify', by: 'team', at });
+      if (refusal?.rule === 'verifiedAlready') return { changed: false, message: refusal.message };
+      if (refusal) throw new PrivacyStepError(refusal.rule, refusal.message);
+      // One statement: the record, and the links of its confirmation, which now say it is already confirmed.
+      if (!(await recordVerifiedByTeam(db, id, now))) return { changed: false, message: `request ${id} was verified meanwhile: see show ${id}` };
+      return { changed: true };
+    }
+    case 'extend': {
+      const refusal = refusalOf(id, course, { type: 'extend', reason: step.reason, at });
+      if (refusal) throw new PrivacyStepError(refusal.rule, refusal.message);
+      const dueAt = await extendDueDate(db, id, { at: now, reason: step.reason });
+      if (!dueAt) throw new PrivacyStepError('meanwhile', `request ${id} was extended or answered meanwhile: see show ${id}`);
+      return { changed: true, dueAt };
+    }
+    case 'respond': {
+      // What the confirmation promised: nothing is done on an unconfirmed request to know, delete, correct
+      // or port (the chart's `unverified`). Denied (unverifiable, §7062) or partly stay open.
+      const event = { type: 'respond', outcome: step.outcome, reason: step.reason, attachSubject: step.attachSubject, by: step.by, at } as const;
+      const refusal = refusalOf(id, course, event);
+      if (refusal) throw new PrivacyStepError(refusal.rule, refusal.message);
+      // One statement: the record, the request marked handled, and the outcome mail in the outbox.
+      const answered = await recordResponse(db, id, {
+        at: now,
+        outcome: step.outcome,
+        ...(step.reason ? { reason: step.reason } : {}),
+        by: step.by,
+        attachSubject: step.attachSubject,
+        events: step.events,
+      });
+      // another respond may have answered it between the look-up and this statement
+      if (!answered) throw new PrivacyStepError('meanwhile', `request ${id} was answered meanwhile: see show ${id}`);
+      return { changed: true };
+    }
+  }
+}

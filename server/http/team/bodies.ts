@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { textProblem } from '#shared/text';
+import { recordReasonProblem } from '../../db/privacySteps.ts';
+
+/** A one-line text the team writes into a record or a mail: the text rule of shared/text.ts, as for visitors and the command line. */
+export const teamText = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problemText = textProblem(value, { required: true });
+    if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
+  })
+  .transform((value) => value.normalize('NFC'));
+
+/**
+ * A reason kept in the record of 11 CCR §7101, which outlives the request's erasure: a {@link teamText}
+ * without an email address (server/db/privacySteps.ts `recordReasonProblem`), as the command line's `--reason`.
+ */
+export const recordText = teamText.superRefine((value, ctx) => {
+  const problemText = recordReasonProblem(value);
+  if (problemText) ctx.addIssue({ code: 'custom', message: problemText });
+});
+
+/** The first problem of a body that is not of its shape, in words: `<path>: <message>`. */
+export const shapeProblem = (error: z.ZodError): string => error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)[0]!;
+
+/** Who a member is in a record, a timeline or a mail: the name, else the email. */
+export const memberName = (member: { name: string | null; email: string }): string => member.name ?? member.email;

@@ -1,0 +1,111 @@
+// @vitest-environment node
+// The queue as CSV in the console, over real HTTP behind a session: every request of the filter (read in
+// keyset pages, not one page), by the command line's own CSV code (server/db/requestsCsv.ts), formulas
+// escaped, audited once; and every refusal: no session (401), a foreign Origin (403), a filter out of
+// shape (400).
+import { eq, sql } from 'drizzle-orm';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { CSV_COLUMNS } from '../../server/db/requestsCsv.ts';
+import { teamAudit } from '../../server/db/schema.ts';
+import { TEAM_EXPORT_PAGE_ROWS, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../server/limits.ts';
+import { createLogger } from '../../server/logger.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { teamCli } from '../support/cli.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
+import { startTestServer } from '../support/server.ts';
+import { testConfig, writeStandInSite } from '../support/site.ts';
+import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+import { enrolledClient, type teamClient } from '../support/teamClient.ts';
+
+/** Request ids at the start of a CSV line: one per request (a quoted cell spanning lines never starts so). */
+const ROW_IDS = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}),/gm;
+
+describe.each(testEngines())('the queue as CSV on $name', (engine) => {
+  let database: Database;
+  let server: RunningServer;
+  let distDir: string;
+  let client: ReturnType<typeof teamClient>;
+  const { io, run } = teamCli(() => database);
+  /** `GET /api/team/requests.csv` (or another path) as the console's page fetches it: its Origin and the session cookie. */
+  const csv = (query = '', headers: Record<string, string | null> = {}) => {
+    const sent: Record<string, string> = { origin: server.publicOrigin, cookie: client.cookie! };
+    for (const [name, value] of Object.entries(headers)) if (value === null) delete sent[name]; else sent[name] = value;
+    return fetch(`${server.url}/api/team/requests.csv${query}`, { headers: sent });
+  };
+  const exports = async () => database.db.select().from(teamAudit).where(eq(teamAudit.action, 'export'));
+
+  beforeAll(async () => {
+    distDir = await writeStandInSite();
+  });
+  beforeEach(async () => {
+    database = await engine.open();
+    server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
+    client = await enrolledClient(server, database.db, { name: 'Kim Lee' });
+  });
+  afterEach(async () => {
+    await server.stop();
+    await database.close();
+  });
+
+  it("answers the command line's own CSV, as an attachment named by the date, with a formula escaped, and audits the export once", async () => {
+    await storeSubmission(database.db, submissionBody({ workEmail: 'ada@example.com' }));
+    await storeSubmission(database.db, submissionBody({ workEmail: 'eve@example.com', fullName: "=cmd|' /C calc'!A0", companyName: '@SUM(1+1)' }));
+    await storeSubmission(database.db, privacyRequestBody());
+    const answer = await csv();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="sonde-requests-${new Date().toISOString().slice(0, 10)}.csv"`);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const body = await answer.text();
+    expect(body.split('\n')[0]).toBe(CSV_COLUMNS.join(','));
+    expect(body).toContain(`,'=cmd|' /C calc'!A0,`);
+    expect(body).toContain(`,'@SUM(1+1),`);
+    expect(body.match(ROW_IDS)).toHaveLength(3);
+    // the same bytes as `npm run requests -- export` (which prints them without the last newline)
+    expect(await run(['export'])).toBe(0);
+    expect(body).toBe(`${io.out[0]}\n`);
+
+    const [entry, ...more] = await exports();
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ requestId: null, detail: 'csv' });
+  });
+
+  it('exports every request of the filter across keyset pages, newest first, not one page', async () => {
+    const first = await storeSubmission(database.db, submissionBody({ workEmail: 'first@example.com' }));
+    await storeSubmission(database.db, privacyRequestBody());
+    const bulk = TEAM_EXPORT_PAGE_ROWS + 5;
+    await database.db.execute(sql`
+      insert into submissions (kind, received_at, body_sha256, email, mailbox, client_key, body, review_state)
+      select kind, received_at - make_interval(secs => n), body_sha256, 'bulk-' || n || '@example.com', 'bulk-' || n || '@example.com', client_key, body, review_state
+      from submissions, generate_series(1, ${bulk}::int) n where id = ${first}::uuid`);
+    const body = await (await csv('?kind=invite')).text();
+    const ids = [...body.matchAll(ROW_IDS)].map((match) => match[1]);
+    expect(ids).toHaveLength(bulk + 1);
+    expect(new Set(ids).size).toBe(bulk + 1);
+    expect(ids[0]).toBe(first);
+    expect(body.split('\n').filter((line) => line === CSV_COLUMNS.join(','))).toHaveLength(1);
+    // the queue's own filters: the text search narrows it as GET /requests does
+    const one = await (await csv('?q=first%40example')).text();
+    expect([...one.matchAll(ROW_IDS)].map((match) => match[1])).toEqual([first]);
+    expect(await (await csv('?state=spam')).text()).toBe(`${CSV_COLUMNS.join(',')}\n`);
+  });
+
+  it('is not taken for a request of the queue: /requests/:id stays 404 for it, /requests.csv answers CSV', async () => {
+    expect((await csv()).headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect((await client.call('GET', '/requests/requests.csv')).status).toBe(404);
+  });
+
+  it('refuses a filter out of shape (400), no session (401) and a foreign origin (403), and audits none of them', async () => {
+    for (const query of ['?state=bogus', '?kind=all', '?cohort=', `?q=${'x'.repeat(TEAM_QUEUE_SEARCH_MAX_LENGTH + 1)}`]) {
+      const answer = await csv(query);
+      expect(answer.status, query).toBe(400);
+      expect(((await answer.json()) as { error: string }).error, query).toMatch(/^Bad query: /);
+    }
+    expect((await csv('', { cookie: null })).status).toBe(401);
+    expect((await csv('', { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await csv('', { origin: server.url })).status).toBe(403);
+    expect((await csv('', { origin: null, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect(await exports()).toEqual([]);
+  });
+});
