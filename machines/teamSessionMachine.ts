@@ -85,6 +85,13 @@ export const teamSessionMachine = setup({
   description: "The team console's session: checked, signed in with a passkey, signed out; a 401 anywhere ends it.",
   context: { member: null, message: null },
   initial: 'checking',
+  on: {
+    'session.enrolled': {
+      target: '.signedIn',
+      actions: { type: 'storeMember', params: ({ event }) => event.member },
+      description: 'The enrollment page registered a passkey: the server signed its member in with it (while the session was checked, or after).',
+    },
+  },
   states: {
     checking: {
       description: 'GET /api/team/session: whether the browser holds a live session (its cookie is HttpOnly, so only the server knows).',
@@ -106,13 +113,6 @@ export const teamSessionMachine = setup({
     signedOut: {
       description: 'The sign-in screen: one button, "Sign in with a passkey". Passkeys only: there is no password.',
       initial: 'idle',
-      on: {
-        'session.enrolled': {
-          target: 'signedIn',
-          actions: { type: 'storeMember', params: ({ event }) => event.member },
-          description: 'The enrollment page registered a passkey: the server signed its member in with it.',
-        },
-      },
       states: {
         idle: {
           description: 'Waiting for the member; the last failure, if any, is said.',

@@ -43,8 +43,10 @@ const DIST = join(OUT, 'dist');
 const PORT = 4190;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const ROUTES = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you'];
+/** The team console's page (its own build; scripts/build.mjs): weighed, not run through Lighthouse's public-route checks here. */
+const TEAM_ROUTE = '/team';
 /** First-load JavaScript budgets, KB (1,024 bytes) gzip (DESIGN.md §4). */
-const FIRST_LOAD_BUDGET_KB = { other: 105 };
+const FIRST_LOAD_BUDGET_KB = { other: 105, [TEAM_ROUTE]: 160 };
 /** Routes that are `noindex` by design. */
 const NOINDEX_ROUTES = ['/thank-you', '/privacy-request/verify'];
 const POSTHOG_PORT = PORT + 2;
@@ -96,7 +98,7 @@ async function buildSite(postHogOrigin) {
  */
 async function firstLoadJavaScript(firstLoad) {
   const perRoute = {};
-  for (const route of ROUTES) {
+  for (const route of [...ROUTES, TEAM_ROUTE]) {
     const html = await readFile(join(DIST, htmlFileOf(route)), 'utf8');
     const files = firstLoad[route];
     const inHtml = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
