@@ -52,6 +52,15 @@ export function signInFailureText(error: unknown): string {
 }
 
 /**
+ * `call`, except that once `signal` aborted it (its actor was stopped) it never settles. Under React's
+ * StrictMode, @xstate/react stops an actor and starts it again with the same children, which run their
+ * call anew: the first call's abort must not reach the restarted actor as a failure (as in verifyMachine).
+ */
+function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
+  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
+}
+
+/**
  * The team console's session (`/team`): checked with the server as the console opens, then signed in
  * or out. Signing in is one passkey ceremony (WebAuthn Level 3 §7.2, a discoverable credential with user
  * verification required); the session itself lives on the server (a `__Host-` cookie this code never
@@ -64,7 +73,7 @@ export const teamSessionMachine = setup({
     events: {} as TeamSessionEvent,
   },
   actors: {
-    checkSession: fromPromise<TeamMember>(({ signal }) => fetchSession(signal)),
+    checkSession: fromPromise<TeamMember>(({ signal }) => unlessAborted(fetchSession(signal), signal)),
     signInWithPasskey: fromPromise<TeamMember>(() => signIn()),
     endSession: fromPromise<void>(() => signOut()),
   },
