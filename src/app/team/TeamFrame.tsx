@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { SignIn } from '@/components/team/SignIn';
 import { CONSOLE_NAME, frameCopy as copy } from '@/content/team';
@@ -20,6 +21,17 @@ export function TeamFrame({ gated }: { gated: boolean }) {
   const signingOut = TeamSessionContext.useSelector((s) => s.matches({ signedIn: 'signingOut' }));
   const canSignOut = TeamSessionContext.useSelector((s) => s.can({ type: 'session.signOut' }));
   const signOutError = TeamSessionContext.useSelector((s) => (s.matches('signedIn') ? s.context.message : null));
+  const main = useRef<HTMLElement>(null);
+  const wasSignedIn = useRef<boolean | null>(null);
+  const checking = TeamSessionContext.useSelector((s) => s.matches('checking'));
+  useEffect(() => {
+    // Signing in, out, or a session that ended replaces the screen, and the button that had the focus with
+    // it: the focus goes to the new screen's <main>, not back to the top of the document. Not on the first
+    // answer of the session's check, as the page opens, where the browser's focus stays.
+    if (checking) return;
+    if (wasSignedIn.current !== null && wasSignedIn.current !== signedIn) main.current?.focus();
+    wasSignedIn.current = signedIn;
+  }, [checking, signedIn]);
   return (
     <div className={styles.shell}>
       <a href="#main" className={styles.skipLink}>
@@ -64,7 +76,7 @@ export function TeamFrame({ gated }: { gated: boolean }) {
           </>
         )}
       </header>
-      <main id="main" tabIndex={-1} className={styles.main}>
+      <main id="main" ref={main} tabIndex={-1} className={styles.main}>
         {!gated || signedIn ? <Outlet /> : <SignIn />}
       </main>
     </div>

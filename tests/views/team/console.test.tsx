@@ -43,6 +43,8 @@ describe('the sign-in screen', () => {
     await signIn();
     expect(await screen.findByRole('heading', { level: 1, name: 'Queue' })).toBeInTheDocument();
     expect(screen.getByRole('banner')).toHaveTextContent(`${frameCopy.signedInAs} ${TEAM_MEMBER.name}`);
+    // the pressed button is gone: the focus is on the page, not lost to the top of the document
+    expect(screen.getByRole('main')).toHaveFocus();
     expect(teamCalls()).toEqual(expect.arrayContaining([`POST ${TEAM_API_PATH}/signin/options`, `POST ${TEAM_API_PATH}/signin/verify`]));
     const verify = network.all().find((r) => r.url.endsWith('/signin/verify'))!;
     expect(verify.body).toMatchObject({ challengeId: SIGN_IN_OPTIONS.challengeId, response: { id: CREDENTIAL_ID } });
@@ -72,6 +74,7 @@ describe('the sign-in screen', () => {
     heldTeamApi([]);
     renderTeam('/team');
     await waitFor(() => expect(screen.getByRole('button', { name: signInCopy.button })).toHaveAttribute('aria-disabled', 'false'));
+    expect(document.body).toHaveFocus(); // the page opened: the focus stays where the browser put it
     expect(screen.getByRole('main')).toHaveTextContent('npm run requests -- team add <email>');
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getByRole('link', { name: frameCopy.skipLink })).toHaveAttribute('href', '#main');
@@ -108,6 +111,7 @@ describe('the console, signed in', () => {
     const { user } = renderTeam('/team');
     await user.click(await screen.findByRole('button', { name: frameCopy.signOut }));
     expect(await screen.findByRole('heading', { level: 1, name: signInCopy.title })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveFocus();
     expect(teamCalls()).toContain(`POST ${TEAM_API_PATH}/signout`);
     expect(screen.queryByText(TEAM_MEMBER.name!)).not.toBeInTheDocument();
   });
