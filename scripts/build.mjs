@@ -225,7 +225,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     await writeFile(join(out, 'vercel.json'), `${JSON.stringify(vercelConfig(headers), null, 2)}\n`);
     await precompress(out);
     if (logLevel !== 'silent') {
-      console.log(`prerendered ${prerenderedRoutes.length} routes and ${notFoundPath} into ${outDir}`);
+      console.log(`prerendered ${prerenderedRoutes.length} routes, ${notFoundPath} and the team console (${TEAM_ROUTE}, its own build) into ${outDir}`);
       console.log(`submission endpoint (VITE_SUBMIT_ENDPOINT): ${endpoint}`);
       if (!originOf(endpoint)) {
         console.warn(
