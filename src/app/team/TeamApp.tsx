@@ -20,10 +20,8 @@ export function TeamApp({ inspect }: { inspect?: Inspect }) {
     <InspectContext value={inspect}>
       <TeamSessionContext.Provider options={{ inspect }}>
         <Routes>
-          <Route path="/team/enroll" element={<TeamFrame gated={false} />}>
-            <Route index element={<EnrollPage />} />
-          </Route>
-          <Route path="/team" element={<TeamFrame gated />}>
+          <Route path="/team" element={<TeamFrame />}>
+            <Route path="enroll" element={<EnrollPage />} />
             <Route index element={<QueuePage />} />
             <Route path="requests/:id" element={<RequestPage />} />
             <Route path="cohorts" element={<CohortsPage />} />

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { NavLink, Outlet } from 'react-router-dom';
+import { NavLink, Outlet, useMatch } from 'react-router-dom';
 import { SignIn } from '@/components/team/SignIn';
 import { CONSOLE_NAME, frameCopy as copy } from '@/content/team';
 import { TeamSessionContext } from '@/context/team';
@@ -9,12 +9,14 @@ import * as styles from './TeamFrame.css';
 
 /**
  * The console's frame: a skip link, a header (the console's name; once signed in, the Queue and Cohorts
- * links, the member and "Sign out"), and `<main>` with the page. `gated`: the page shows only once
- * signed in, the sign-in screen until then; the enrollment page is not gated (its link is the way in).
+ * links, the member and "Sign out"), and `<main>` with the page. Every page but the enrollment page (its
+ * link is the way in) shows only once signed in, the sign-in screen until then. One frame for every page,
+ * so that it stays as the enrollment page hands over to the queue.
  * Nothing here links to the public site: a client-side navigation there would bring the site's app,
  * and PostHog with it, into the console's document.
  */
-export function TeamFrame({ gated }: { gated: boolean }) {
+export function TeamFrame() {
+  const gated = useMatch(TEAM_PATHS.enroll) === null;
   const session = TeamSessionContext.useActorRef();
   const signedIn = TeamSessionContext.useSelector((s) => s.matches('signedIn'));
   const memberName = TeamSessionContext.useSelector((s) => s.context.member?.name ?? s.context.member?.email ?? null);

@@ -143,6 +143,7 @@ describe('the enrollment page', () => {
     await user.click(button);
     expect(await screen.findByRole('heading', { level: 1, name: 'Queue' })).toBeInTheDocument();
     expect(location()).toBe('/team');
+    expect(screen.getByRole('main')).toHaveFocus();
     const options = network.all().find((r) => r.url.endsWith('/enroll/options'))!;
     expect(options.body).toEqual({ token: ENROLL_TOKEN });
     expect(authenticator.credentials.create).toHaveBeenCalledTimes(1);
