@@ -54,6 +54,9 @@ function appChunk(): { plugin: Plugin; modules: Set<string> } {
     plugin: {
       name: 'sonde:app-chunk',
       apply: 'build',
+      buildStart() {
+        modules.clear(); // each build its own (scripts/build.mjs builds the site, then the console)
+      },
       buildEnd() {
         if (this.environment.config.build.ssr) return;
         const visit = (id: string) => {
@@ -113,7 +116,8 @@ export default defineConfig({
       '@': fileURLToPath(new URL('./src', import.meta.url)),
     },
   },
-  define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
+  // __TEAM_BUILD__: true in the team console's build only (scripts/build.mjs, src/main.tsx)
+  define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()), __TEAM_BUILD__: 'false' },
   server: { host: '127.0.0.1', port: 5173 },
   // The dev server's dependency scan does not see this import: vanilla-extract's plugin adds it when it
   // compiles a `recipe()` of a .css.ts file. Found on the first page load instead, it made Vite optimise

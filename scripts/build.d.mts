@@ -4,7 +4,16 @@
 export const PAGE_MODULES: Readonly<Record<string, string>>;
 
 /** The JavaScript files a route loads before any interaction, from Vite's build manifest (`assets/…`). */
-export function firstLoadChunks(manifest: Record<string, unknown>, route: string): string[];
+export function firstLoadChunks(manifest: Record<string, unknown>, route: string, module?: string): string[];
+
+/** The team console's app module, in the console's own build. */
+export const TEAM_APP_MODULE: string;
+
+/** The console's prerendered route, `/team`. */
+export const TEAM_ROUTE: string;
+
+/** The console's client build (src/main.tsx with `__TEAM_BUILD__` true) into `outDir`; its Vite manifest. */
+export function buildTeamClient(options: { outDir: string; logLevel?: 'info' | 'warn' | 'error' | 'silent' }): Promise<Record<string, unknown>>;
 
 /** The prerendered HTML file of a route: `/` → `index.html`, `/terms` → `terms.html`. */
 export function htmlFileOf(route: string): string;

@@ -1,12 +1,13 @@
 // `npm run build`: the client build, then every route of spec §2 prerendered to static HTML.
 //   dist/index.html, dist/privacy.html, … dist/404.html (the not-found page)
+//   dist/team.html: the team console's sign-in screen, from the console's own build (buildTeamClient)
 //   dist/_headers, dist/vercel.json: the security headers for static hosts (server/http/securityHeaders.ts)
 //   dist/sitemap.xml, robots.txt, llms.txt, llms-full.txt, .well-known/security.txt, site.webmanifest,
 //   share.png (1200×630), icon-192.png, icon-512.png, apple-touch-icon.png
 //   *.br, *.gz beside every text file, for the Sonde server and hosts that serve precompressed files
 // Usage: tsx scripts/build.mjs [--outDir dir]   (tsx: it imports the server's TypeScript header definition)
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -79,16 +80,26 @@ export const PAGE_MODULES = {
 };
 
 /**
+ * The team console's app module, in the console's own build ({@link buildTeamClient}): src/main.tsx
+ * imports it in place of src/hydrate.tsx. Its first load is weighed as a route's, `/team`.
+ */
+export const TEAM_APP_MODULE = 'src/app/team/hydrate.tsx';
+
+/** The console's prerendered route: its sign-in screen, answered for every path under `/team` (server/http/site.ts). */
+export const TEAM_ROUTE = '/team';
+
+/**
  * The JavaScript a route loads before any interaction, from Vite's build manifest: the entry and its
  * static imports; what the entry imports dynamically (src/main.tsx: the app, src/hydrate.tsx, fetched once
  * the page is painted, and part of every route's first load all the same, since nothing on the page works
  * without it) and its static imports; then the route's page chunk and its static imports.
+ * @param module - the route's page module; by default PAGE_MODULES[route] (TEAM_APP_MODULE for `/team`, in the console's manifest)
  * @returns paths relative to the build's root, e.g. `assets/index-….js`
  * @throws when the route's page is not in the manifest (PAGE_MODULES is out of date)
  */
-export function firstLoadChunks(manifest, route) {
-  const page = manifest[PAGE_MODULES[route]];
-  if (!page) throw new Error(`no chunk for ${route} (${PAGE_MODULES[route]}): update PAGE_MODULES in scripts/build.mjs`);
+export function firstLoadChunks(manifest, route, module = PAGE_MODULES[route]) {
+  const page = manifest[module];
+  if (!page) throw new Error(`no chunk for ${route} (${module}): update PAGE_MODULES in scripts/build.mjs`);
   const files = new Set();
   const visit = (chunk) => {
     if (files.has(chunk.file)) return;
@@ -100,6 +111,35 @@ export function firstLoadChunks(manifest, route) {
   for (const chunk of entries) for (const key of chunk.dynamicImports ?? []) visit(manifest[key]);
   visit(page);
   return [...files];
+}
+
+/**
+ * The team console's client build: the same entry (src/main.tsx) with `__TEAM_BUILD__` true, so that it
+ * imports the console's app (src/app/team/hydrate.tsx) and nothing of the site's: its chunk graph has its
+ * own React, and neither the consent machine, PostHog nor a public page. Built on its own, so that the
+ * site's chunks stay as they are.
+ * @param {{ outDir: string, logLevel?: 'info' | 'warn' | 'error' | 'silent' }} options - a directory of its own
+ * @returns {Promise<Record<string, any>>} its Vite manifest (the `.vite` folder is removed)
+ */
+export async function buildTeamClient({ outDir, logLevel = 'warn' }) {
+  await build({
+    configFile: 'vite.config.ts',
+    mode: 'production',
+    logLevel,
+    define: { __TEAM_BUILD__: 'true' },
+    build: { outDir, emptyOutDir: true, manifest: true, copyPublicDir: false },
+  });
+  const manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8'));
+  await rm(join(outDir, '.vite'), { recursive: true, force: true });
+  return manifest;
+}
+
+/** The page template with its stylesheet inlined: `{ template, css }` (css null when it links none). */
+async function inlineStylesheet(template, dir) {
+  const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
+  if (!stylesheet) return { template, css: null };
+  const css = await readFile(join(dir, stylesheet[1]), 'utf8');
+  return { template: template.replace(stylesheet[0], () => `<style>${css}</style>`), css };
 }
 
 /**
@@ -118,6 +158,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
 
   // Inside the project, so that the server bundle resolves its dependencies from node_modules.
   const ssrDir = resolve('node_modules/.cache/sonde-ssr', String(process.pid));
+  const teamDir = resolve('node_modules/.cache/sonde-team', String(process.pid));
   try {
     await build({
       configFile: 'vite.config.ts',
@@ -129,14 +170,8 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     const { render, prerenderedRoutes, notFoundPath, indexableRoutes, llmsText, pageMeta, securityEmail, siteUrl } = site;
     await site.preloadAllPages();
     // The stylesheet (about 3 KB gzip) goes inline: one request less before the first paint.
-    let template = await readFile(join(out, 'index.html'), 'utf8');
-    const inlineStyles = [];
-    const stylesheet = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
-    if (stylesheet) {
-      const css = await readFile(join(out, stylesheet[1]), 'utf8');
-      inlineStyles.push(css);
-      template = template.replace(stylesheet[0], () => `<style>${css}</style>`);
-    }
+    const { template, css } = await inlineStylesheet(await readFile(join(out, 'index.html'), 'utf8'), out);
+    const inlineStyles = css === null ? [] : [css];
     const rendered = new Map();
     const firstLoad = {};
     for (const route of [...prerenderedRoutes, notFoundPath]) {
@@ -150,6 +185,19 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       await writeFile(join(out, htmlFileOf(route)), page);
       firstLoad[route] = firstLoadChunks(manifest, route);
     }
+    // The team console: its own build, its assets beside the site's, its sign-in screen prerendered into
+    // team.html (noindex; the server answers it for every path under /team), its stylesheet inline.
+    const teamManifest = await buildTeamClient({ outDir: teamDir, logLevel: logLevel === 'info' ? 'warn' : logLevel });
+    await cp(join(teamDir, 'assets'), join(out, 'assets'), { recursive: true });
+    const team = await inlineStylesheet(await readFile(join(teamDir, 'index.html'), 'utf8'), teamDir);
+    if (team.css !== null) inlineStyles.push(team.css);
+    await writeFile(
+      join(out, htmlFileOf(TEAM_ROUTE)),
+      team.template
+        .replace(/<title>[^<]*<\/title>/, () => site.teamHeadHtml())
+        .replace('<div id="root"></div>', `<div id="root" data-prerendered="${TEAM_ROUTE}">${site.renderTeam(TEAM_ROUTE)}</div>`),
+    );
+    firstLoad[TEAM_ROUTE] = firstLoadChunks(teamManifest, TEAM_ROUTE, TEAM_APP_MODULE);
     // The sitemap of the indexable routes, and robots.txt pointing at it.
     const urls = indexableRoutes.map((route) => `  <url><loc>${siteUrl}${route}</loc></url>`).join('\n');
     await writeFile(join(out, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
@@ -170,13 +218,14 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
       join(out, '.well-known', 'security.txt'),
       `Contact: mailto:${securityEmail}\nExpires: ${expires}\nPreferred-Languages: en\nCanonical: ${siteUrl}/.well-known/security.txt\n`,
     );
-    await writeFile(join(out, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
+    // The team console is for the team only: no crawler needs it (its page is noindex as well).
+    await writeFile(join(out, 'robots.txt'), `User-agent: *\nAllow: /\nDisallow: ${TEAM_ROUTE}\n\nSitemap: ${siteUrl}/sitemap.xml\n`);
     const { endpoint, headers } = headersFor(inlineStyles, loadEnv('production', process.cwd(), 'VITE_'));
     await writeFile(join(out, '_headers'), netlifyHeadersFile(headers));
     await writeFile(join(out, 'vercel.json'), `${JSON.stringify(vercelConfig(headers), null, 2)}\n`);
     await precompress(out);
     if (logLevel !== 'silent') {
-      console.log(`prerendered ${prerenderedRoutes.length} routes and ${notFoundPath} into ${outDir}`);
+      console.log(`prerendered ${prerenderedRoutes.length} routes, ${notFoundPath} and the team console (${TEAM_ROUTE}, its own build) into ${outDir}`);
       console.log(`submission endpoint (VITE_SUBMIT_ENDPOINT): ${endpoint}`);
       if (!originOf(endpoint)) {
         console.warn(
@@ -188,6 +237,7 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     return { firstLoad };
   } finally {
     await rm(ssrDir, { recursive: true, force: true });
+    await rm(teamDir, { recursive: true, force: true });
   }
 }
 

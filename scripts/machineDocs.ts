@@ -6,6 +6,8 @@ import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { outboxMachine } from '#machines/outboxMachine';
 import { privacyCourseMachine } from '#machines/privacyCourseMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
+import { teamEnrollMachine } from '#machines/teamEnrollMachine';
+import { teamSessionMachine } from '#machines/teamSessionMachine';
 import { verifyMachine } from '#machines/verifyMachine';
 import { DELAY_VALUES_MS, stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
 
@@ -17,6 +19,8 @@ export const documentedMachines: Array<{ machine: AnyStateMachine; file: string;
   { machine: optOutToastMachine, file: 'machines/optOutToastMachine.ts', drivenBy: 'the footer button and the toast (`src/components/OptOutToast.tsx`)' },
   { machine: outboxMachine, file: 'machines/outboxMachine.ts', drivenBy: 'the app (`src/context/outbox.tsx`, started after the load event or at the first request a form hands it); the forms hand it what failed (`keepForRetry`)' },
   { machine: verifyMachine, file: 'machines/verifyMachine.ts', drivenBy: 'the page of a privacy request\'s verification link, `/privacy-request/verify` (`src/pages/VerifyPrivacyRequest.tsx`)' },
+  { machine: teamSessionMachine, file: 'machines/teamSessionMachine.ts', drivenBy: 'the team console at `/team` (`src/context/team.ts`, started by `src/app/team/TeamApp.tsx`): the sign-in screen (`src/components/team/SignIn.tsx`), the header\'s "Sign out" (`src/app/team/TeamFrame.tsx`), and every console page whose call answers 401 (`session.ended`)' },
+  { machine: teamEnrollMachine, file: 'machines/teamEnrollMachine.ts', drivenBy: 'the page of a team member\'s enrollment link, `/team/enroll` (`src/pages/team/EnrollPage.tsx`)' },
   { machine: inviteReviewMachine, file: 'machines/inviteReviewMachine.ts', drivenBy: 'the team\'s decisions on invite requests (`npm run requests --` `accept`, `waitlist`, `decline`, `spam`, `reopen`: `server/cli/decisions.ts`), asked by the server (`server/db/decisions.ts`) with XState\'s pure `resolveState` and `can`' },
   {
     machine: privacyCourseMachine,

@@ -7,12 +7,15 @@ import type { SubmissionKind } from './submission.ts';
 /** Where the team's API is mounted. */
 export const TEAM_API_PATH = '/api/team';
 
+/** Where an enrollment link leads (`#token=…` in its fragment, which the page takes out of the address bar). */
+export const TEAM_ENROLL_PATH = '/team/enroll';
+
 /** The console's pages: the queue at `/team`, a request at `/team/requests/:id`, the cohorts, and where an enrollment link leads. */
 export const TEAM_PATHS = {
   queue: '/team',
   request: (id: string) => `/team/requests/${encodeURIComponent(id)}`,
   cohorts: '/team/cohorts',
-  enroll: '/team/enroll',
+  enroll: TEAM_ENROLL_PATH,
 } as const;
 
 /** A state of the review of an invite request (machines/inviteReviewMachine.ts), as `submissions.review_state` stores it. */

@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/App';
+import { TeamApp } from '@/app/team/TeamApp';
+import { teamPageMeta } from '@/content/team';
 import { preloadAllPages } from '@/app/routes';
 import { PageHead } from '@/components/PageMeta';
 import { SECURITY_EMAIL, SITE_URL } from '@/config/site';
@@ -58,6 +60,35 @@ export function render(url: string): string {
     <StrictMode>
       <StaticRouter location={url}>
         <App />
+      </StaticRouter>
+    </StrictMode>,
+  );
+}
+
+/**
+ * The head of the team console's page (`/team`): its title, description and `noindex` (it is also
+ * disallowed in robots.txt, and in neither the sitemap nor llms.txt).
+ */
+export function teamHeadHtml(): string {
+  return renderToString(
+    <>
+      <title>{teamPageMeta.title}</title>
+      <meta name="description" content={teamPageMeta.description} />
+      <meta name="robots" content="noindex" />
+    </>,
+  );
+}
+
+/**
+ * Renders the team console's `#root` at `url` (scripts/build.mjs prerenders `/team`: the sign-in screen,
+ * as it shows while the session is checked); the console's own build hydrates it (src/app/team/hydrate.tsx).
+ * @param url - a path under `/team`
+ */
+export function renderTeam(url: string): string {
+  return renderToString(
+    <StrictMode>
+      <StaticRouter location={url}>
+        <TeamApp />
       </StaticRouter>
     </StrictMode>,
   );

@@ -24,6 +24,17 @@ strip();
 window.addEventListener('popstate', strip);
 window.addEventListener('hashchange', strip);
 
+/** Whether an address is the team console's: `/team`, or a path under it. */
+function isTeamPath(pathname: string): boolean {
+  return pathname === '/team' || pathname.startsWith('/team/');
+}
+
+// The team console is an app of its own (src/app/team/hydrate.tsx: its own providers, no consent, no
+// PostHog). A production build is either the site's or the console's (scripts/build.mjs makes both, the
+// console's with __TEAM_BUILD__ true, and writes it to team.html only): the site's chunks hold nothing of
+// the console's, so no public route's first load changes, and the console's hold nothing of the site's app,
+// so PostHog cannot load on /team. The dev server serves both from this one entry, by the path.
 afterFirstPaint(() => {
-  import('./hydrate').catch((error: unknown) => console.error('[app] could not be loaded:', error));
+  const app = (import.meta.env.DEV && isTeamPath(window.location.pathname)) || __TEAM_BUILD__ ? import('./app/team/hydrate') : import('./hydrate');
+  app.catch((error: unknown) => console.error('[app] could not be loaded:', error));
 });

@@ -14,3 +14,6 @@ interface ImportMeta {
 
 /** Defined in vite.config.ts: the year of the build. */
 declare const __BUILD_YEAR__: number;
+
+/** Defined in vite.config.ts (false) and by scripts/build.mjs for the console's build (true): whether this build is the team console's. */
+declare const __TEAM_BUILD__: boolean;

@@ -8,12 +8,18 @@ import { HOST_CONFIG_FILES } from './securityHeaders.ts';
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 /** Pages and unhashed files are revalidated on every use, so a deploy shows at once. */
 const PAGE_CACHE = 'no-cache';
+/** The team console's page (scripts/build.mjs): its sign-in screen, from which its own app routes. */
+const TEAM_PAGE = '/team.html';
+/** The console's paths: `/team`, and every path under it without a file extension. */
+const TEAM_PATHS = ['/team', '/team/*'];
 
 /**
  * Serves the prerendered site in `distDir` (scripts/build.mjs) as a static host would:
  * - `/privacy` → `privacy.html` (clean URLs), `/` → `index.html`;
  * - `/privacy/` → 301 to `/privacy` (one address per page), the query kept, as a relative `Location`:
  *   the `Host` header never writes an address a (cached) redirect sends visitors to;
+ * - `/team` and every extension-less path under `/team/` → `team.html` with status 200 (the team console
+ *   routes in the browser), with `X-Robots-Tag: noindex` besides the page's headers;
  * - any other path → `404.html` with status 404, including a missing `/assets/…` file;
  * - `Cache-Control`: immutable for a file found under `/assets/`, `no-cache` for pages, other files and
  *   the not-found page;
@@ -38,6 +44,8 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
     if (/\.html(\.br|\.gz)?$/.test(file)) {
       for (const [name, value] of Object.entries(htmlHeaders)) c.header(name, value);
     }
+    // the console is the team's alone: no search engine keeps it, whichever address it was reached by
+    if (/\/team\.html(\.br|\.gz)?$/.test(file)) c.header('X-Robots-Tag', 'noindex');
   };
   const hidden = new Set(HOST_CONFIG_FILES.map((file) => `/${file}`));
   const notFoundPage = join(distDir, '404.html');
@@ -56,6 +64,13 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
     rewriteRequestPath: (path) => (path === '/' || extname(path) !== '' ? path : `${path}.html`),
     onFound: (path, c) => setPageHeaders(c, path),
   });
+  const teamPage: MiddlewareHandler = serveStatic({
+    root: distDir,
+    precompressed: true,
+    rewriteRequestPath: () => TEAM_PAGE,
+    onFound: (path, c) => setPageHeaders(c, path),
+  });
+  site.on(['GET', 'HEAD'], TEAM_PATHS, async (c, next) => (extname(c.req.path) === '' ? teamPage(c, next) : next()));
   site.on(['GET', 'HEAD'], '*', async (c, next) => {
     if (hidden.has(c.req.path)) return next();
     return files(c, next);

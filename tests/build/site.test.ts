@@ -89,6 +89,18 @@ async function expectPageMetadata(outDir: string, origin: string) {
   expect(listed).toEqual(Object.entries(pages).filter(([, page]) => page.indexable).map(([route]) => `${origin}${route}`));
   expect(await readFile(join(outDir, 'robots.txt'), 'utf8')).toContain(`Sitemap: ${origin}/sitemap.xml`);
 
+  // the team console: its sign-in screen prerendered, noindex, disallowed, in neither the sitemap nor llms.txt
+  const team = await readFile(join(outDir, 'team.html'), 'utf8');
+  const teamHead = team.slice(0, team.indexOf('</head>'));
+  expect(metaOf(teamHead, 'robots')).toBe('noindex');
+  expect(teamHead).toContain('<title>Sonde team console</title>');
+  expect(teamHead).not.toContain('rel="canonical"');
+  expect(team).toContain('<div id="root" data-prerendered="/team">');
+  expect(team).toMatch(/<h1[^>]*>Sign in to the team console<\/h1>/);
+  expect(team).toContain('Sign in with a passkey');
+  expect(await readFile(join(outDir, 'robots.txt'), 'utf8')).toMatch(/^Disallow: \/team$/m);
+  expect(sitemap).not.toContain('/team');
+
   // llms.txt (llmstxt.org): H1, a blockquote summary, the claims, the price, how to get access, the pages
   const llms = await readFile(join(outDir, 'llms.txt'), 'utf8');
   expect(llms.split('\n')[0]).toBe('# Sonde');
@@ -109,6 +121,8 @@ async function expectPageMetadata(outDir: string, origin: string) {
   expect(full).not.toContain('Full name');
   expect(full).toContain(`[privacy policy](${origin}/privacy)`);
   expect(full).not.toMatch(/\]\(\//); // no relative link
+  expect(llms).not.toContain('/team');
+  expect(full).not.toContain('/team');
 
   // the share image and the icons: PNGs of the stated sizes; the manifest points at icons that exist
   expect(pngSize(await readFile(join(outDir, 'share.png')))).toEqual({ width: 1200, height: 630 });
@@ -151,7 +165,7 @@ describe('npm run build', () => {
     const headers = await readSecurityHeaders(outDir);
     const csp = headers['Content-Security-Policy']!;
     const pages = (await readdir(outDir)).filter((name) => name.endsWith('.html'));
-    expect(pages.sort()).toEqual(['404.html', 'index.html', 'privacy-request.html', 'privacy.html', 'terms.html', 'thank-you.html']);
+    expect(pages.sort()).toEqual(['404.html', 'index.html', 'privacy-request.html', 'privacy.html', 'team.html', 'terms.html', 'thank-you.html']);
     for (const page of pages) {
       const html = await readFile(join(outDir, page), 'utf8');
       const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);

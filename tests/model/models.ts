@@ -7,6 +7,10 @@ import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { outboxMachine, type KeepRequest } from '#machines/outboxMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { verifyMachine, type VerifyInput } from '#machines/verifyMachine';
+import { teamEnrollMachine, type TeamEnrollInput } from '#machines/teamEnrollMachine';
+import { teamSessionMachine } from '#machines/teamSessionMachine';
+import { TeamApiError } from '@/services/teamApi';
+import { ENROLL_TOKEN, TEAM_MEMBER } from '../support/teamNetwork';
 import { VerificationError, type VerificationAnswer } from '@/services/verification';
 import { SAMPLE_TOKEN } from '../support/network';
 import { SubmissionError } from '@/services/submission';
@@ -191,7 +195,57 @@ export const verifyModel: Model = {
   stateOf: (s) => [s.value, s.context.error !== null, s.context.request !== null],
 };
 
-export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel, verifyModel];
+/**
+ * The browser's refusal of a passkey ceremony when the member closes its dialog, as @simplewebauthn/browser
+ * throws it: an Error named after the browser's DOMException (`NotAllowedError`).
+ */
+export const CEREMONY_CANCELLED = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' });
+
+/** A team call that got no answer (offline). */
+export const TEAM_OFFLINE_ERROR = new TeamApiError('The server could not be reached', null);
+
+export const teamSessionModel: Model = {
+  name: 'teamSession',
+  machine: teamSessionMachine,
+  inputs: [undefined],
+  events: [
+    { type: 'xstate.done.actor.checkSession', output: TEAM_MEMBER },
+    { type: 'xstate.error.actor.checkSession', error: new TeamApiError('Sign in first', 401) },
+    { type: 'xstate.error.actor.checkSession', error: TEAM_OFFLINE_ERROR },
+    { type: 'session.signIn' },
+    { type: 'xstate.done.actor.signInWithPasskey', output: TEAM_MEMBER },
+    { type: 'xstate.error.actor.signInWithPasskey', error: CEREMONY_CANCELLED },
+    { type: 'xstate.error.actor.signInWithPasskey', error: new TeamApiError('Sign-in failed', 401) },
+    { type: 'xstate.error.actor.signInWithPasskey', error: new TeamApiError('Too many attempts', 429) },
+    { type: 'session.signOut' },
+    { type: 'xstate.done.actor.endSession', output: undefined },
+    { type: 'xstate.error.actor.endSession', error: new TeamApiError('Sign in first', 401) },
+    { type: 'xstate.error.actor.endSession', error: TEAM_OFFLINE_ERROR },
+    { type: 'session.ended' },
+    { type: 'session.enrolled', member: TEAM_MEMBER },
+  ],
+  // what the sign-in screen or the header says is part of the state the member sees
+  stateOf: (s) => [s.value, s.context.message],
+};
+
+/** Where an enrollment page is opened: its link, an address without a token, a link cut short. */
+export const teamEnrollInputs: TeamEnrollInput[] = [{ token: ENROLL_TOKEN }, { token: null }];
+
+export const teamEnrollModel: Model = {
+  name: 'teamEnroll',
+  machine: teamEnrollMachine,
+  inputs: teamEnrollInputs,
+  events: [
+    { type: 'enroll.register' },
+    { type: 'xstate.done.actor.registerPasskey', output: TEAM_MEMBER },
+    { type: 'xstate.error.actor.registerPasskey', error: new TeamApiError('This enrollment link was used, expired or revoked', 410) },
+    { type: 'xstate.error.actor.registerPasskey', error: CEREMONY_CANCELLED },
+    { type: 'xstate.error.actor.registerPasskey', error: new TeamApiError('Too many attempts', 429) },
+  ],
+  stateOf: (s) => [s.value, s.context.error],
+};
+
+export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel, verifyModel, teamSessionModel, teamEnrollModel];
 
 /** One generated test path: where it starts and the steps (event, then the state it leads to). */
 export interface ModelPath {

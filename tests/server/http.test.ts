@@ -307,6 +307,28 @@ describe('the site, served as a static host would', () => {
     expect((await get(server, '/.well-known/gpc.json')).status).toBe(200);
   });
 
+  it('answers /team and every extension-less path under it with the console page: 200, no-cache, the page headers and noindex', async () => {
+    const server = await start();
+    for (const path of ['/team', '/team/enroll', '/team/requests/0b0c6f1e-8d7a-4f7e-9a53-2f5a3c1d9e10', '/team/cohorts', '/team/no/such/page', '/team.html']) {
+      for (const method of ['GET', 'HEAD']) {
+        const page = await get(server, path, { method });
+        expect(page.status, `${method} ${path}`).toBe(200);
+        if (method === 'GET') expect(await page.text(), path).toContain('<h1>Sonde team console</h1>');
+        expect(page.headers.get('content-type'), path).toMatch(/^text\/html/);
+        expect(page.headers.get('cache-control'), path).toBe('no-cache');
+        expect(page.headers.get('x-robots-tag'), path).toBe('noindex');
+        for (const [name, value] of Object.entries(builtHeaders)) expect(page.headers.get(name), `${name} on ${path}`).toBe(value);
+      }
+    }
+    // a file under /team is no page of the console; a trailing slash is one address, as everywhere
+    expect((await get(server, '/team/app.js')).status).toBe(404);
+    expect((await get(server, '/teams')).status).toBe(404);
+    const slash = await get(server, '/team/');
+    expect([slash.status, slash.headers.get('location')]).toEqual([301, '/team']);
+    // the public pages carry no X-Robots-Tag
+    expect((await get(server, '/privacy')).headers.get('x-robots-tag')).toBeNull();
+  });
+
   it('never serves the host configuration files', async () => {
     const server = await start();
     expect((await get(server, '/_headers')).status).toBe(404);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { TEAM_ENROLL_PATH } from '#shared/team';
 import { VERIFY_PAGE_PATH } from '#shared/verification';
-import { decodedFragment, isVerificationFragment, stripVerificationFragment, takeStrippedFragment } from '@/utils/verificationFragment';
+import { decodedFragment, hasStrippedFragment, isVerificationFragment, stripVerificationFragment, takeStrippedFragment } from '@/utils/verificationFragment';
 
 const TOKEN = 'A'.repeat(20) + '_-' + 'b'.repeat(21); // 43 characters of base64url
 
@@ -13,6 +14,7 @@ function open(address: string) {
 
 afterEach(() => {
   takeStrippedFragment();
+  takeStrippedFragment(TEAM_ENROLL_PATH);
   window.history.replaceState(null, '', '/');
 });
 
@@ -26,7 +28,7 @@ describe('a verification fragment leaves the address bar on every route (11 CCR 
     `#from=mail&token=${TOKEN}`,
     `#token=not-a-token`, // cut short: it goes too
   ];
-  const routes = [VERIFY_PAGE_PATH, '/privacy-request/verify.html', '/', '/terms?ref=mail', '/no-such-page'];
+  const routes = [VERIFY_PAGE_PATH, '/privacy-request/verify.html', '/', '/terms?ref=mail', '/no-such-page', TEAM_ENROLL_PATH, '/team', '/team/requests/x'];
 
   for (const route of routes) {
     for (const hash of spellings) {
@@ -48,6 +50,24 @@ describe('a verification fragment leaves the address bar on every route (11 CCR 
     expect(takeStrippedFragment()).toEqual({ token: null });
     open(`/terms#token=${TOKEN}`);
     expect(takeStrippedFragment()).toBeNull();
+  });
+
+  it("the team console's enrollment page gets its link's token, once; the verification page never gets it, nor the other way round", () => {
+    open(`${TEAM_ENROLL_PATH}#token=${TOKEN}`);
+    expect(window.location.href).not.toContain(TOKEN);
+    expect(hasStrippedFragment(TEAM_ENROLL_PATH)).toBe(true);
+    expect(takeStrippedFragment()).toBeNull(); // the verification page's
+    expect(takeStrippedFragment(TEAM_ENROLL_PATH)).toEqual({ token: TOKEN });
+    expect(hasStrippedFragment(TEAM_ENROLL_PATH)).toBe(false);
+    expect(takeStrippedFragment(TEAM_ENROLL_PATH)).toBeNull();
+    open(`${TEAM_ENROLL_PATH}#%74oken=${TOKEN.slice(0, 40)}`); // cut short: stripped, no token
+    expect(takeStrippedFragment(TEAM_ENROLL_PATH)).toEqual({ token: null });
+    open(`${VERIFY_PAGE_PATH}#token=${TOKEN}`);
+    expect(takeStrippedFragment(TEAM_ENROLL_PATH)).toBeNull();
+    expect(takeStrippedFragment()).toEqual({ token: TOKEN });
+    open(`/team#token=${TOKEN}`); // the console's other pages keep nothing
+    expect(hasStrippedFragment('/team')).toBe(false);
+    expect(takeStrippedFragment(TEAM_ENROLL_PATH)).toBeNull();
   });
 
   it('any other fragment stays: #faq, #pricing, a malformed escape', () => {

@@ -21,6 +21,7 @@ export async function writeStandInSite(): Promise<string> {
   await writeFile(join(dir, 'index.html'), page('Home'));
   await writeFile(join(dir, 'privacy.html'), page('Privacy Policy'));
   await writeFile(join(dir, '404.html'), page('Page not found'));
+  await writeFile(join(dir, 'team.html'), page('Sonde team console'));
   await writeFile(join(dir, 'assets', 'index-AbC123.js'), 'console.log("app")');
   await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nAllow: /\n');
   await writeFile(join(dir, '.well-known', 'gpc.json'), '{"gpc":true}');
