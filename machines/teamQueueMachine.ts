@@ -48,6 +48,28 @@ function cleanFilters(filters: QueueFilters): QueueFilters {
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => typeof value === 'string' && value !== '')) as QueueFilters;
 }
 
+const KINDS: readonly string[] = ['invite', 'privacy'];
+const STATES: readonly string[] = ['received', 'waitlisted', 'accepted', 'declined', 'spam', 'open', 'done', 'overdue'];
+
+/** The filters an address's query carries (`?kind=&state=&cohort=&q=`); a value out of its shape is left out. */
+export function queueFiltersOf(query: URLSearchParams): QueueFilters {
+  const kind = query.get('kind') ?? '';
+  const state = query.get('state') ?? '';
+  return cleanFilters({
+    kind: KINDS.includes(kind) ? (kind as QueueFilters['kind']) : undefined,
+    state: STATES.includes(state) ? (state as QueueState) : undefined,
+    cohort: query.get('cohort') ?? undefined,
+    q: query.get('q') ?? undefined,
+  });
+}
+
+/** The query of an address that opens the queue with `filters` (`kind=invite&q=ada`), in a fixed order. */
+export function queueQueryOf(filters: QueueFilters): string {
+  const query = new URLSearchParams();
+  for (const key of ['kind', 'state', 'cohort', 'q'] as const) if (filters[key]) query.set(key, filters[key]);
+  return query.toString();
+}
+
 /** The invite requests of a page: the only ones a bulk decision takes (shared/team.ts `DecisionRequest`). */
 const selectable = (requests: readonly RequestSummary[]) => requests.filter((request) => request.kind === 'invite').map((request) => request.id);
 
