@@ -79,6 +79,7 @@ export const teamCohortsMachine = setup({
     loading: {
       description: 'GET /api/team/cohorts.',
       invoke: {
+        id: 'loadCohorts',
         src: 'loadCohorts',
         onDone: { target: 'ready', actions: { type: 'storeCohorts', params: ({ event }) => event.output }, description: 'The cohorts are listed.' },
         onError: [
@@ -112,6 +113,7 @@ export const teamCohortsMachine = setup({
     adding: {
       description: 'POST /api/team/cohorts.',
       invoke: {
+        id: 'addCohort',
         src: 'addCohort',
         input: ({ event }) => (event.type === 'cohort.add' ? event.cohort : { name: '', startsOn: '', capacity: null }),
         onDone: { target: 'ready', actions: { type: 'storeCreated', params: ({ event }) => event.output }, description: 'Created: listed, and the form emptied.' },

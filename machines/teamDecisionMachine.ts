@@ -127,6 +127,7 @@ export const teamDecisionMachine = setup({
     previewing: {
       description: 'POST /api/team/preview: the mails the decision would send, nothing stored.',
       invoke: {
+        id: 'previewMails',
         src: 'previewMails',
         input: ({ context }) => ({ targets: context.targets, draft: context.draft }),
         onDone: { target: 'confirming', actions: { type: 'storeMails', params: ({ event }) => event.output }, description: 'The mails are shown for the member to confirm.' },
@@ -158,6 +159,7 @@ export const teamDecisionMachine = setup({
     submitting: {
       description: 'POST /api/team/decisions (invite requests) or /privacy/:step (a privacy request): one transaction, all or nothing.',
       invoke: {
+        id: 'submitDecision',
         src: 'submitDecision',
         input: ({ context }) => ({ targets: context.targets, draft: context.draft }),
         onDone: { target: 'done', actions: 'reloadChanged', description: 'Taken: what changed is loaded again.' },

@@ -165,6 +165,7 @@ export const teamQueueMachine = setup({
     loading: {
       description: 'GET /api/team/requests with the filters (the first page, the counts) and GET /cohorts.',
       invoke: {
+        id: 'loadQueue',
         src: 'loadQueue',
         input: ({ context }) => ({ filters: context.filters }),
         onDone: { target: 'ready', actions: { type: 'storeFirstPage', params: ({ event }) => event.output }, description: 'The first page and the counts are shown.' },
@@ -199,6 +200,7 @@ export const teamQueueMachine = setup({
     loadingMore: {
       description: 'GET the next page (`after=` the cursor); what is shown stays.',
       invoke: {
+        id: 'loadMore',
         src: 'loadMore',
         input: ({ context }) => ({ filters: context.filters, after: context.next ?? '' }),
         onDone: { target: 'ready', actions: { type: 'storeNextPage', params: ({ event }) => event.output }, description: 'The next page is added below.' },

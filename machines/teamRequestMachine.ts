@@ -65,6 +65,7 @@ export const teamRequestMachine = setup({
     loading: {
       description: 'GET /api/team/requests/:id and GET /cohorts; after a decision, what was shown stays until the answer.',
       invoke: {
+        id: 'loadRequest',
         src: 'loadRequest',
         input: ({ context }) => ({ id: context.id }),
         onDone: { target: 'ready', actions: { type: 'storeRequest', params: ({ event }) => event.output }, description: 'The request is shown.' },
@@ -98,7 +99,8 @@ export const teamRequestMachine = setup({
         noting: {
           description: 'POST /api/team/notes: the note, by the member, now.',
           invoke: {
-            src: 'addNote',
+            id: 'addNote',
+        src: 'addNote',
             input: ({ context, event }) => ({ id: context.id, text: event.type === 'note.add' ? event.text : '' }),
             onDone: { target: '#teamRequest.loading', actions: 'noteAdded', description: 'Added: the box is emptied and the timeline loaded again.' },
             onError: [

@@ -82,7 +82,7 @@ export function QueuePage() {
             Export CSV
           </a>
         </div>
-        <p role="status" className={styles.keys}>
+        <p id="queue-status" role="status" className={styles.keys}>
           {announcement(state, requests.length, hasMore, selected.length)}
         </p>
         {error && (
@@ -108,6 +108,9 @@ export function QueuePage() {
               onOpen={(id) => void navigate(TEAM_PATHS.request(id))}
             />
             <div className={styles.more}>
+              <button type="button" className={button({ tone: 'secondary' })} onClick={() => queue.send({ type: 'queue.reload' })}>
+                Refresh
+              </button>
               {hasMore && (
                 <button type="button" className={button({ tone: 'secondary' })} disabled={state === 'loadingMore'} onClick={() => queue.send({ type: 'queue.loadMore' })}>
                   {state === 'loadingMore' ? 'Loading more…' : 'Load more'}
