@@ -35,7 +35,7 @@ export function RequestFacts({ detail }: { detail: RequestDetail }) {
         <h2 id="client-metadata" className={styles.heading}>
           Client metadata
         </h2>
-        <Facts label="Client metadata" entries={Object.entries(detail.metadata)} />
+        <Facts label="Metadata the browser sent" entries={Object.entries(detail.metadata)} />
       </section>
       <section className={styles.block} aria-labelledby="same-mailbox">
         <h2 id="same-mailbox" className={styles.heading}>

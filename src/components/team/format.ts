@@ -15,9 +15,13 @@ export function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** A field's name in words: `companyName` → `Company name`. */
+/** A field's name in words, acronyms kept: `companyName` → `Company name`, `clientIP` → `Client IP`. */
 export function fieldLabel(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((word) => (/^[A-Z]{2,}$/.test(word) ? word : word.toLowerCase()))
+    .join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
