@@ -132,6 +132,8 @@ export const teamQueueMachine = setup({
   },
   guards: {
     hasMore: ({ context }) => context.next !== null,
+    hasUnselected: ({ context }) => selectable(context.requests).some((id) => !context.selected.includes(id)),
+    hasSelection: ({ context }) => context.selected.length > 0,
     isSelectable: ({ context }, params: { id: string }) => selectable(context.requests).includes(params.id),
     sessionEnded: (_, params: { error: unknown }) => sessionEnded(params.error),
   },
@@ -193,8 +195,8 @@ export const teamQueueMachine = setup({
           actions: { type: 'toggle', params: ({ event }) => ({ id: event.id }) },
           description: 'An invite request is selected, or no longer (Space or x on its row, or its checkbox).',
         },
-        'queue.selectAll': { actions: 'selectAll', description: 'Every invite request shown is selected.' },
-        'queue.clearSelection': { actions: 'clearSelection', description: 'Nothing is selected any more.' },
+        'queue.selectAll': { guard: 'hasUnselected', actions: 'selectAll', description: 'Every invite request shown is selected.' },
+        'queue.clearSelection': { guard: 'hasSelection', actions: 'clearSelection', description: 'Nothing is selected any more.' },
       },
     },
     loadingMore: {

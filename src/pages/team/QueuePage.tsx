@@ -78,6 +78,9 @@ export function QueuePage() {
             onFilter={(next) => queue.send({ type: 'queue.filter', filters: next })}
             onSearch={(q) => queue.send({ type: 'queue.search', q })}
           />
+          <button type="button" className={button({ tone: 'secondary' })} onClick={() => queue.send({ type: 'queue.reload' })}>
+            Refresh
+          </button>
           <a className={button({ tone: 'secondary' })} href={csvUrl} download>
             Export CSV
           </a>
@@ -108,9 +111,6 @@ export function QueuePage() {
               onOpen={(id) => void navigate(TEAM_PATHS.request(id))}
             />
             <div className={styles.more}>
-              <button type="button" className={button({ tone: 'secondary' })} onClick={() => queue.send({ type: 'queue.reload' })}>
-                Refresh
-              </button>
               {hasMore && (
                 <button type="button" className={button({ tone: 'secondary' })} disabled={state === 'loadingMore'} onClick={() => queue.send({ type: 'queue.loadMore' })}>
                   {state === 'loadingMore' ? 'Loading more…' : 'Load more'}
