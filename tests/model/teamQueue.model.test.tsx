@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/dom';
 import type { AnyEventObject } from 'xstate';
 import { expect } from 'vitest';
 import { QUEUE_SEARCH_DEBOUNCE_MS, queueQueryOf, type TeamQueueContext } from '#machines/teamQueueMachine';
-import { TeamApiError } from '@/services/teamApi';
+import type { TeamApiError } from '@/services/teamApi';
 import { TEAM_REQUESTS } from '../../mocks/teamHandlers';
 import { answerTeamApi, queueStatus, renderConsole, teamCalls } from '../support/teamConsole';
 import { holdTeamCalls } from '../support/teamNetwork';
