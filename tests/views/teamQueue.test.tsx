@@ -1,5 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { QUEUE_SEARCH_DEBOUNCE_MS } from '#machines/teamQueueMachine';
 import { TEAM_COHORTS, TEAM_REQUESTS } from '../../mocks/teamHandlers';
 import { answerTeamApi, expectNoAxeViolations, queueStatus, renderConsole, teamAnswers, teamCalls } from '../support/teamConsole';
 
@@ -58,13 +59,19 @@ describe('the team queue', () => {
   });
 
   it('asks for a text search once the typing pauses, and opens a shared filtered address as it was', async () => {
-    const { user, location } = renderConsole('/team?kind=invite&q=gr');
+    vi.useFakeTimers();
+    const { user, location } = renderConsole('/team?kind=invite&q=gr', { fakeTimers: true });
     await screen.findByText(grace!.fullName);
     expect(screen.queryByText(ada!.fullName)).not.toBeInTheDocument();
-    expect(screen.getByLabelText('Search')).toHaveValue('gr');
+    const search = screen.getByLabelText('Search');
+    expect(search).toHaveValue('gr');
     const before = teamCalls('GET', '/requests').length;
-    await user.clear(screen.getByLabelText('Search'));
-    await user.type(screen.getByLabelText('Search'), 'ada');
+    await user.clear(search);
+    await user.type(search, 'ada');
+    // nothing asked while the member types
+    await act(() => vi.advanceTimersByTimeAsync(QUEUE_SEARCH_DEBOUNCE_MS - 1));
+    expect(teamCalls('GET', '/requests').length - before).toBe(0);
+    await act(() => vi.advanceTimersByTimeAsync(1));
     await screen.findByText(ada!.fullName);
     // one call for the whole word, not one per key
     expect(teamCalls('GET', '/requests').length - before).toBe(1);
