@@ -88,5 +88,14 @@ export const inviteReviewMachine = setup({
 /** A state of {@link inviteReviewMachine} (shared/team.ts), and a decision's name. */
 export type { InviteDecision, ReviewState };
 
+/**
+ * The review's snapshot for a request stored in `state` (`submissions.review_state`): what the server,
+ * the command line and the console ask `can(event)` of, so that each enables or takes a decision by the
+ * same chart. Pure: XState's `resolveState`, no actor started.
+ */
+export function reviewAt(state: ReviewState) {
+  return inviteReviewMachine.resolveState({ value: state, context: undefined });
+}
+
 /** The chart's states, in its order (what `list --state` takes). */
 export const REVIEW_STATES = Object.keys(inviteReviewMachine.root.states) as ReviewState[];

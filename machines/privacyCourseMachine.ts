@@ -207,3 +207,18 @@ export const privacyCourseMachine = setup({
     },
   },
 });
+
+/**
+ * The course's snapshot of a request whose §7101 record is `record`, at `now`: `responded` once answered;
+ * else `received`, its identity `verified` (a verification recorded), `unverified` or `notNeeded` (only
+ * opt-out or other types, {@link needsVerification}), and its deadline `overdue` from the due date on
+ * (`now >= dueAt`: the clock's `clock.due` has come), else `extended` or `onTime`. What the server reads
+ * from its stored row and the console from a request's summary, so that both ask the same chart
+ * (`snapshot.can(event)`). Pure: reads nothing, throws nothing.
+ */
+export function privacyCourseAt(record: PrivacyCourseRecord, now: Date) {
+  const identity = record.verifiedAt ? 'verified' : needsVerification(record.requestTypes) ? 'unverified' : 'notNeeded';
+  const deadline = now.getTime() >= Date.parse(record.dueAt) ? 'overdue' : record.extendedAt ? 'extended' : 'onTime';
+  const value = record.respondedAt ? 'responded' : { received: { identity, deadline } };
+  return privacyCourseMachine.resolveState({ value, context: record });
+}

@@ -6,7 +6,11 @@ import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { outboxMachine } from '#machines/outboxMachine';
 import { privacyCourseMachine } from '#machines/privacyCourseMachine';
 import { privacyRequestMachine } from '#machines/privacyRequestMachine';
+import { teamCohortsMachine } from '#machines/teamCohortsMachine';
+import { teamDecisionMachine } from '#machines/teamDecisionMachine';
 import { teamEnrollMachine } from '#machines/teamEnrollMachine';
+import { teamQueueMachine } from '#machines/teamQueueMachine';
+import { teamRequestMachine } from '#machines/teamRequestMachine';
 import { teamSessionMachine } from '#machines/teamSessionMachine';
 import { verifyMachine } from '#machines/verifyMachine';
 import { DELAY_VALUES_MS, stateNodesOf, transitionsOf, type TransitionRow } from './machineGraph';
@@ -21,6 +25,10 @@ export const documentedMachines: Array<{ machine: AnyStateMachine; file: string;
   { machine: verifyMachine, file: 'machines/verifyMachine.ts', drivenBy: 'the page of a privacy request\'s verification link, `/privacy-request/verify` (`src/pages/VerifyPrivacyRequest.tsx`)' },
   { machine: teamSessionMachine, file: 'machines/teamSessionMachine.ts', drivenBy: 'the team console at `/team` (`src/context/team.ts`, started by `src/app/team/TeamApp.tsx`): the sign-in screen (`src/components/team/SignIn.tsx`), the header\'s "Sign out" (`src/app/team/TeamFrame.tsx`), and every console page whose call answers 401 (`session.ended`)' },
   { machine: teamEnrollMachine, file: 'machines/teamEnrollMachine.ts', drivenBy: 'the page of a team member\'s enrollment link, `/team/enroll` (`src/pages/team/EnrollPage.tsx`)' },
+  { machine: teamQueueMachine, file: 'machines/teamQueueMachine.ts', drivenBy: 'the console\'s queue at `/team` (`src/pages/team/QueuePage.tsx`: filters, the keyboard-walked table, Load more, the selection for bulk decisions)' },
+  { machine: teamRequestMachine, file: 'machines/teamRequestMachine.ts', drivenBy: 'a request\'s page in the console, `/team/requests/:id` (`src/pages/team/RequestPage.tsx`), and its note box' },
+  { machine: teamDecisionMachine, file: 'machines/teamDecisionMachine.ts', drivenBy: 'each decision of the console, one request\'s (`src/components/team/InviteDecisions.tsx`, `PrivacySteps.tsx`) or the queue\'s selection (`BulkDecisions.tsx`): the mails previewed, then confirmed' },
+  { machine: teamCohortsMachine, file: 'machines/teamCohortsMachine.ts', drivenBy: 'the console\'s cohorts page, `/team/cohorts` (`src/pages/team/CohortsPage.tsx`)' },
   { machine: inviteReviewMachine, file: 'machines/inviteReviewMachine.ts', drivenBy: 'the team\'s decisions on invite requests (`npm run requests --` `accept`, `waitlist`, `decline`, `spam`, `reopen`: `server/cli/decisions.ts`), asked by the server (`server/db/decisions.ts`) with XState\'s pure `resolveState` and `can`' },
   {
     machine: privacyCourseMachine,

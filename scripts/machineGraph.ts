@@ -1,5 +1,6 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import { getStateNodes, toDirectedGraph } from 'xstate/graph';
+import { QUEUE_SEARCH_DEBOUNCE_MS } from '#machines/teamQueueMachine';
 import { IP_LOOKUP_TIMEOUT_MS, OPT_OUT_TOAST_MS, SUBMIT_TIMEOUT_MS, VERIFICATION_TIMEOUT_MS } from '@/config/site';
 
 /**
@@ -17,6 +18,7 @@ export const DELAY_VALUES_MS: Readonly<Record<string, number>> = {
   toastDuration: OPT_OUT_TOAST_MS,
   submitTimeout: SUBMIT_TIMEOUT_MS,
   callTimeout: VERIFICATION_TIMEOUT_MS,
+  searchDebounce: QUEUE_SEARCH_DEBOUNCE_MS,
 };
 
 /** One transition of a machine definition. */

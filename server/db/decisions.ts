@@ -1,5 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { DECIDED_STATE, inviteReviewMachine, type InviteDecision, type InviteReviewEvent } from '#machines/inviteReviewMachine';
+import { DECIDED_STATE, inviteReviewMachine, reviewAt, type InviteDecision, type InviteReviewEvent } from '#machines/inviteReviewMachine';
 import { rowsOf, type Db } from './database.ts';
 import { cohorts, deliveries, submissions, timeline, type DecisionEvent, type MailMessage, type ReviewState, type TimelineAction } from './schema.ts';
 
@@ -96,7 +96,7 @@ function statesTaking(event: InviteReviewEvent['type']): string[] {
  * `resolveState` and `can`.
  */
 export function reviewRefusal(id: string, state: ReviewState, event: InviteReviewEvent): string | null {
-  if (inviteReviewMachine.resolveState({ value: state, context: undefined }).can(event)) return null;
+  if (reviewAt(state).can(event)) return null;
   const from = statesTaking(event.type);
   if (event.type === 'review.accept' && from.includes(state)) {
     return `cohort "${event.cohort.name}" is full (${event.cohort.capacity} of ${event.cohort.capacity}): request ${id} would not fit`;

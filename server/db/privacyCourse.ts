@@ -1,7 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import {
-  needsVerification,
-  privacyCourseMachine,
+  privacyCourseAt,
+  type privacyCourseMachine,
   statesBasis,
   type PrivacyCourseEvent,
   type PrivacyCourseRecord,
@@ -67,16 +67,11 @@ export function courseRecordOf(record: PrivacyRecordRow): PrivacyCourseRecord {
 }
 
 /**
- * The chart's snapshot of a stored privacy request at `now`: `responded` once answered; else `received`,
- * its identity `verified`, `unverified` or `notNeeded` (only opt-out or other types), and its deadline
- * `overdue` from the due date on (`now >= due_at`: the clock's `clock.due` has come), else `extended` or
- * `onTime`. Pure: reads nothing, throws nothing.
+ * The chart's snapshot of a stored privacy request at `now` (the chart's `privacyCourseAt`, which the
+ * console asks too). Pure: reads nothing, throws nothing.
  */
 export function privacyCourseOf(record: PrivacyRecordRow, now: Date): PrivacyCourse {
-  const identity = record.verifiedAt ? 'verified' : needsVerification(record.requestTypes) ? 'unverified' : 'notNeeded';
-  const deadline = now.getTime() >= record.dueAt.getTime() ? 'overdue' : record.extendedAt ? 'extended' : 'onTime';
-  const value = record.respondedAt ? 'responded' : { received: { identity, deadline } };
-  return privacyCourseMachine.resolveState({ value, context: courseRecordOf(record) });
+  return privacyCourseAt(courseRecordOf(record), now);
 }
 
 /**

@@ -14,6 +14,9 @@ export const light = {
   danger: '#b91c1c',
   dangerSurface: '#fef2f2',
   success: '#166534',
+  successSurface: '#f0fdf4',
+  warning: '#92400e',
+  warningSurface: '#fffbeb',
 };
 
 export const dark: typeof light = {
@@ -30,5 +33,8 @@ export const dark: typeof light = {
   danger: '#fca5a5',
   dangerSurface: '#3b1212',
   success: '#86efac',
+  successSurface: '#0f2a1a',
+  warning: '#fcd34d',
+  warningSurface: '#3a2a05',
 };
 

@@ -11,6 +11,9 @@ import { teamEnrollMachine, type TeamEnrollInput } from '#machines/teamEnrollMac
 import { teamSessionMachine } from '#machines/teamSessionMachine';
 import { TeamApiError } from '@/services/teamApi';
 import { ENROLL_TOKEN, TEAM_MEMBER } from '../support/teamNetwork';
+import { teamDecisionMachine } from '#machines/teamDecisionMachine';
+import { teamQueueMachine } from '#machines/teamQueueMachine';
+import { previewOf, queuePageOf, TEAM_COHORTS, TEAM_REQUESTS } from '../../mocks/teamHandlers';
 import { VerificationError, type VerificationAnswer } from '@/services/verification';
 import { SAMPLE_TOKEN } from '../support/network';
 import { SubmissionError } from '@/services/submission';
@@ -245,7 +248,66 @@ export const teamEnrollModel: Model = {
   stateOf: (s) => [s.value, s.context.error],
 };
 
-export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel, verifyModel, teamSessionModel, teamEnrollModel];
+/** The team's calls failing: no answer, a 5xx, the session ended (401), the chart's refusal (409). */
+export const TEAM_503 = new TeamApiError('The server answered 503', 503);
+export const TEAM_401 = new TeamApiError('No session', 401);
+export const TEAM_409 = new TeamApiError('Nothing changed', 409, ['request 00000000-0000-4000-8000-000000000001 is waitlisted: waitlist is possible only when it is received']);
+
+/** The queue's two pages as the mocked server answers them (mocks/teamHandlers.ts): four requests and a cursor, then two. */
+export const QUEUE_FIRST_PAGE = queuePageOf(new URLSearchParams());
+export const QUEUE_LAST_PAGE = queuePageOf(new URLSearchParams('after=page-4'));
+
+export const teamQueueModel: Model = {
+  name: 'teamQueue',
+  machine: teamQueueMachine,
+  inputs: [{ filters: {} }],
+  events: [
+    { type: 'xstate.done.actor.loadQueue', output: { page: QUEUE_FIRST_PAGE, cohorts: TEAM_COHORTS } },
+    { type: 'xstate.error.actor.loadQueue', error: TEAM_503 },
+    { type: 'xstate.error.actor.loadQueue', error: TEAM_401 },
+    { type: 'queue.filter', filters: { kind: 'invite' } },
+    { type: 'queue.search', q: 'a' },
+    { type: 'xstate.after.searchDebounce.teamQueue.debouncing' },
+    { type: 'queue.loadMore' },
+    { type: 'xstate.done.actor.loadMore', output: QUEUE_LAST_PAGE },
+    { type: 'xstate.error.actor.loadMore', error: TEAM_OFFLINE_ERROR },
+    { type: 'xstate.error.actor.loadMore', error: TEAM_401 },
+    { type: 'queue.retry' },
+    { type: 'queue.reload' },
+    { type: 'queue.toggle', id: TEAM_REQUESTS[0]!.id },
+    { type: 'queue.selectAll' },
+    { type: 'queue.clearSelection' },
+  ],
+  // what the member tells apart: the state, the rows shown, a selection or none, more to load or not, an error shown or not
+  stateOf: (s) => [s.value, s.context.requests.length, s.context.selected.length > 0, s.context.next !== null, s.context.error !== null],
+};
+
+/** The request the decision model decides on: an invite request received (mocks/teamHandlers.ts). */
+export const DECIDED_REQUEST = TEAM_REQUESTS[0]!;
+
+export const teamDecisionModel: Model = {
+  name: 'teamDecision',
+  machine: teamDecisionMachine,
+  inputs: [undefined],
+  events: [
+    { type: 'decision.start', targets: [{ request: DECIDED_REQUEST, requestTypes: [] }], draft: { decision: 'waitlist' }, at: '2026-11-26T12:00:00.000Z' },
+    { type: 'xstate.done.actor.previewMails', output: previewOf({ decision: 'waitlist', ids: [DECIDED_REQUEST.id] }) },
+    { type: 'xstate.error.actor.previewMails', error: TEAM_409 },
+    { type: 'xstate.error.actor.previewMails', error: TEAM_503 },
+    { type: 'xstate.error.actor.previewMails', error: TEAM_401 },
+    { type: 'decision.confirm' },
+    { type: 'decision.cancel' },
+    { type: 'decision.retry' },
+    { type: 'xstate.done.actor.submitDecision', output: undefined },
+    { type: 'xstate.error.actor.submitDecision', error: TEAM_409 },
+    { type: 'xstate.error.actor.submitDecision', error: TEAM_OFFLINE_ERROR },
+    { type: 'xstate.error.actor.submitDecision', error: TEAM_401 },
+  ],
+  // the mails shown, an error or refusals shown, are what the member tells apart in a state
+  stateOf: (s) => [s.value, s.context.mails !== null, s.context.error !== null, s.context.refusals.length > 0],
+};
+
+export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel, verifyModel, teamSessionModel, teamEnrollModel, teamQueueModel, teamDecisionModel];
 
 /** One generated test path: where it starts and the steps (event, then the state it leads to). */
 export interface ModelPath {

@@ -1,0 +1,51 @@
+import { TeamApiError } from '@/services/teamApi';
+
+// What the console's machines (machines/team*Machine.ts) share about the team's calls: how a failure is
+// told to the member, and which failure ends the session. Implementations only, no chart.
+
+/** Said when a call got no answer: offline, or the server unreachable or too slow. */
+export const TEAM_OFFLINE_ERROR = 'The server could not be reached. Check your connection and try again.';
+
+/** Said when a call answered 401: the session ended. */
+export const TEAM_SESSION_ENDED_ERROR = 'Your session has ended. Sign in again to go on.';
+
+/**
+ * A failed call in the member's words: the session ended (401), no answer at all, a problem on the
+ * server's side (5xx, with its status), or the server's own `error` (a 4xx's explanation).
+ */
+export function problemText(error: unknown): string {
+  if (!(error instanceof TeamApiError) || error.status === null) return TEAM_OFFLINE_ERROR;
+  if (error.isSessionEnded) return TEAM_SESSION_ENDED_ERROR;
+  if (error.status >= 500) return `The server had a problem (error ${error.status}). Nothing was lost: try again in a moment.`;
+  return error.message;
+}
+
+/** Whether a call answered 401: the session ended (TeamApiError.isSessionEnded). */
+export function sessionEnded(error: unknown): boolean {
+  return error instanceof TeamApiError && error.isSessionEnded;
+}
+
+/** Whether a call answered 404: no such request. */
+export function notFound(error: unknown): boolean {
+  return error instanceof TeamApiError && error.status === 404;
+}
+
+/** Whether the chart refused a decision or step (409, with its refusals): nothing changed. */
+export function refused(error: unknown): boolean {
+  return error instanceof TeamApiError && error.status === 409;
+}
+
+/** The refusals of a 409, one line per request; the answer's `error` when it lists none. */
+export function refusalsOf(error: unknown): string[] {
+  if (!(error instanceof TeamApiError)) return [];
+  return error.refusals.length > 0 ? [...error.refusals] : [error.message];
+}
+
+/**
+ * `call`, except that once `signal` aborted (its actor was stopped) it never settles: under React's
+ * StrictMode, @xstate/react stops an actor and starts it again, and the first call's abort must not
+ * reach the restarted actor as a failure (as machines/verifyMachine.ts does).
+ */
+export function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
+  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
+}

@@ -1,0 +1,57 @@
+import { useId, useState } from 'react';
+import { button } from '@/styles/button.css';
+import * as fields from '@/components/FormFields.css';
+import * as styles from './Request.css';
+
+interface NoteBoxProps {
+  /** a note is being added */
+  saving: boolean;
+  /** why the last note was not added */
+  error: string | null;
+  /** how many notes were added: the box is emptied after each */
+  added: number;
+  onAdd: (text: string) => void;
+}
+
+/** The note box: a note goes to the request's timeline with who and when; what was typed stays if it failed. */
+export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
+  const id = useId();
+  const [text, setText] = useState('');
+  const [cleared, setCleared] = useState(added);
+  if (cleared !== added) {
+    // a note was added: the box starts empty again (state adjusted while rendering, as React advises)
+    setCleared(added);
+    setText('');
+  }
+  return (
+    <section className={styles.block} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={styles.heading}>
+        Add a note
+      </h2>
+      <form
+        className={styles.block}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onAdd(text);
+        }}
+      >
+        <div className={fields.field}>
+          <label className={fields.label} htmlFor={`${id}-text`}>
+            Note (kept in the timeline, never mailed)
+          </label>
+          <textarea id={`${id}-text`} name="text" className={fields.textarea} rows={3} maxLength={5000} required value={text} onChange={(event) => setText(event.target.value)} />
+        </div>
+        {error && (
+          <p role="alert" className={fields.alertTitle}>
+            {error}
+          </p>
+        )}
+        <div>
+          <button type="submit" className={button({ tone: 'secondary' })} disabled={saving || text.trim() === ''}>
+            {saving ? 'Adding…' : 'Add note'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+// Dates and words of the console, in the member's locale (the browser's): the team reads them, no visitor.
+
+/** A day, e.g. `Nov 26, 2026` in en-US; `''` for no date. */
+export function dayOf(iso: string | undefined): string {
+  return iso ? new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso)) : '';
+}
+
+/** A moment, e.g. `Nov 26, 2026, 9:30 AM` in en-US. */
+export function momentOf(iso: string): string {
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** `1 request`, `3 requests`. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A field's name in words, acronyms kept: `companyName` → `Company name`, `clientIP` → `Client IP`. */
+export function fieldLabel(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((word) => (/^[A-Z]{2,}$/.test(word) ? word : word.toLowerCase()))
+    .join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A submitted value as text (never HTML): lists joined, yes/no, anything else as JSON. */
+export function valueText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return value.map(valueText).join(', ');
+  return JSON.stringify(value);
+}

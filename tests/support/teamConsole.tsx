@@ -1,0 +1,95 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
+import { delay, http, HttpResponse } from 'msw';
+import { StrictMode, useEffect } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { expect, vi } from 'vitest';
+import { InspectContext, type Inspect } from '@/context/inspect';
+import { TeamSessionContext } from '@/context/team';
+import { CohortsPage } from '@/pages/team/CohortsPage';
+import { QueuePage } from '@/pages/team/QueuePage';
+import { RequestPage } from '@/pages/team/RequestPage';
+import { TEAM_API_PATH } from '#shared/team';
+import { teamHandlers } from '../../mocks/teamHandlers';
+import { server } from '../../mocks/node';
+import { network, type SentRequest } from './network';
+
+/** Reports the address (path, query, hash) the member would see in the address bar. */
+function AddressBar({ onChange }: { onChange: (address: string) => void }) {
+  const { pathname, search, hash } = useLocation();
+  useEffect(() => onChange(`${pathname}${search}${hash}`), [pathname, search, hash, onChange]);
+  return null;
+}
+
+/**
+ * The console's pages at `path` (`/team`, `/team/requests/:id`, `/team/cohorts`) in a memory router,
+ * inside the session's context as the console's frame provides it, in StrictMode (the team's API answered
+ * as {@link answerTeamApi} sets it up). `sessionEnded()` counts the `session.ended` events the session received.
+ */
+export function renderConsole(path: string, options: { fakeTimers?: boolean; inspect?: Inspect } = {}) {
+  const user = userEvent.setup(options.fakeTimers ? { advanceTimers: (ms) => vi.advanceTimersByTime(ms) } : {});
+  let address = path;
+  let ended = 0;
+  const inspectSession: Inspect = (inspection) => {
+    if (inspection.type === '@xstate.event' && inspection.event.type === 'session.ended') ended += 1;
+  };
+  const result = render(
+    <StrictMode>
+      <MemoryRouter initialEntries={[path]}>
+        <InspectContext.Provider value={options.inspect}>
+          <TeamSessionContext.Provider options={{ inspect: inspectSession }}>
+            <main>
+              <Routes>
+                <Route path="/team" element={<QueuePage />} />
+                <Route path="/team/requests/:id" element={<RequestPage />} />
+                <Route path="/team/cohorts" element={<CohortsPage />} />
+              </Routes>
+            </main>
+          </TeamSessionContext.Provider>
+        </InspectContext.Provider>
+        <AddressBar
+          onChange={(next) => {
+            address = next;
+          }}
+        />
+      </MemoryRouter>
+    </StrictMode>,
+  );
+  return { ...result, user, location: () => address, sessionEnded: () => ended };
+}
+
+/**
+ * The team's API answered by mocks/teamHandlers.ts for the test that calls it (a `beforeEach`); a test's
+ * own `server.use(...)` after it takes precedence (tests/setup.ts resets both after each test).
+ */
+export function answerTeamApi() {
+  server.use(...teamHandlers);
+}
+
+/** The queue's live region: what it says of the counts and the results. */
+export const queueStatus = () => document.getElementById('queue-status')!;
+
+/** The team's calls sent so far to `path` (under /api/team), with `method`. */
+export function teamCalls(method: 'GET' | 'POST', path: string): SentRequest[] {
+  return network.all().filter((request) => request.method === method && new URL(request.url).pathname === `${TEAM_API_PATH}${path}`);
+}
+
+/** Every route of the team's API answering `status` with `{ error, refusals }`, for the one test that needs it. */
+export function teamAnswers(method: 'get' | 'post', path: string, status: number, body: Record<string, unknown> = { error: `status ${status}` }) {
+  server.use(http[method](`${TEAM_API_PATH}${path}`, async () => (status === 0 ? HttpResponse.error() : HttpResponse.json(body, { status }))));
+}
+
+/** A route of the team's API that never answers (to see the page while it waits). */
+export function teamHangs(method: 'get' | 'post', path: string) {
+  server.use(http[method](`${TEAM_API_PATH}${path}`, async () => delay('infinite')));
+}
+
+/** axe-core on the rendered page: no WCAG 2.2 AA violation (colour contrast is checked in a real browser: jsdom computes no colours). */
+export async function expectNoAxeViolations(container: HTMLElement) {
+  const results = await axe.run(container, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    rules: { 'color-contrast': { enabled: false } },
+  });
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
