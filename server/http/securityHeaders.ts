@@ -21,6 +21,25 @@ const DENIED_FEATURES = [
   'screen-wake-lock', 'serial', 'usb', 'xr-spatial-tracking',
 ];
 
+/**
+ * The Permissions-Policy of a page: every feature of {@link DENIED_FEATURES} denied, but those the page
+ * needs, which its own origin keeps (`=(self)`).
+ * @param allowed - features of DENIED_FEATURES the page uses, e.g. `publickey-credentials-get`
+ */
+function permissionsPolicy(allowed: readonly string[] = []): string {
+  return DENIED_FEATURES.map((feature) => `${feature}=${allowed.includes(feature) ? '(self)' : '()'}`).join(', ');
+}
+
+/**
+ * The headers of the team console's page (`/team`, server/http/site.ts): the site's, but that signing in
+ * with a passkey asks `navigator.credentials.get` (WebAuthn; `publickey-credentials-get` kept for the
+ * page's own origin, never a frame's), and that no search engine keeps it (`X-Robots-Tag: noindex`).
+ * @param headers - the site's page headers ({@link securityHeaders})
+ */
+export function teamPageHeaders(headers: Record<string, string>): Record<string, string> {
+  return { ...headers, 'Permissions-Policy': permissionsPolicy(['publickey-credentials-get']), 'X-Robots-Tag': 'noindex' };
+}
+
 /** Two years, in seconds: the `max-age` that HSTS preload lists ask for. */
 const HSTS_MAX_AGE_SECONDS = 63_072_000;
 
@@ -47,7 +66,7 @@ export function securityHeaders(inputs: SecurityHeaderInputs): Record<string, st
     'Strict-Transport-Security': `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'Permissions-Policy': DENIED_FEATURES.map((feature) => `${feature}=()`).join(', '),
+    'Permissions-Policy': permissionsPolicy(),
     'Cross-Origin-Opener-Policy': 'same-origin',
   };
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { HOST_CONFIG_FILES } from './securityHeaders.ts';
+import { HOST_CONFIG_FILES, teamPageHeaders } from './securityHeaders.ts';
 
 /** Hashed build output never changes under one name: cached for a year. */
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -33,6 +33,7 @@ const TEAM_PATHS = ['/team', '/team/*'];
  */
 export function siteRoutes(options: { distDir: string; htmlHeaders: Record<string, string> }): Hono {
   const { distDir, htmlHeaders } = options;
+  const teamHeaders = teamPageHeaders(htmlHeaders);
   /**
    * `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed); `found`: false for
    * the not-found page, which is never cached as the asset it stands in for (a name an older or newer
@@ -42,10 +43,10 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
     c.header('Cache-Control', found && c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
     c.header('X-Content-Type-Options', 'nosniff');
     if (/\.html(\.br|\.gz)?$/.test(file)) {
-      for (const [name, value] of Object.entries(htmlHeaders)) c.header(name, value);
+      // the console's page signs in with a passkey, and no search engine keeps it, whichever address it was reached by
+      const headers = /\/team\.html(\.br|\.gz)?$/.test(file) ? teamHeaders : htmlHeaders;
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
     }
-    // the console is the team's alone: no search engine keeps it, whichever address it was reached by
-    if (/\/team\.html(\.br|\.gz)?$/.test(file)) c.header('X-Robots-Tag', 'noindex');
   };
   const hidden = new Set(HOST_CONFIG_FILES.map((file) => `/${file}`));
   const notFoundPage = join(distDir, '404.html');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { E2E_POSTHOG_HOST } from './constants';
+import { E2E_ANALYTICS_PORT, E2E_POSTHOG_HOST } from './constants';
 import { expect, fillInviteForm, interceptPostHog, test, uniqueEmail } from './fixtures';
 
 // The analytics build's PostHog host: never resolvable, every request answered here.
@@ -30,6 +30,25 @@ test.describe('tracking consent and PostHog in a real browser', () => {
     await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
     // memory persistence: PostHog keeps nothing in the browser's storage
     expect((await storageKeys(page)).filter((k) => postHogKey.test(k))).toEqual([]);
+  });
+
+  test("PostHog never loads on the team's console: where the site tracks a default visitor, /team makes no PostHog request", async ({ page, context }) => {
+    // the server's public origin (http://localhost: WebAuthn takes no IP address as its relying party)
+    const origin = `http://localhost:${E2E_ANALYTICS_PORT}`;
+    const tracked = await interceptPostHog(page);
+    await page.goto(`${origin}/`);
+    await expect.poll(() => tracked.length, { timeout: 10_000 }).toBeGreaterThan(0);
+
+    const teamPage = await context.newPage();
+    const requests = await interceptPostHog(teamPage);
+    await teamPage.goto(`${origin}/team`);
+    await expect(teamPage.getByRole('button', { name: 'Sign in with a passkey' })).toBeEnabled();
+    // past the latest moment the site starts PostHog: ANALYTICS_IDLE_TIMEOUT_MS (3 s) after the load event
+    await teamPage.waitForLoadState('load');
+    await teamPage.waitForTimeout(4_000);
+    expect(requests.map((request) => request.url())).toEqual([]);
+    const loaded = await teamPage.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+    expect(loaded.filter((url) => /posthog|module\.full/i.test(url))).toEqual([]);
   });
 
   test('PostHog blocked (its host and its script, as by a content blocker): the page works and the invite is still sent', async ({ page }) => {

@@ -317,7 +317,11 @@ describe('the site, served as a static host would', () => {
         expect(page.headers.get('content-type'), path).toMatch(/^text\/html/);
         expect(page.headers.get('cache-control'), path).toBe('no-cache');
         expect(page.headers.get('x-robots-tag'), path).toBe('noindex');
-        for (const [name, value] of Object.entries(builtHeaders)) expect(page.headers.get(name), `${name} on ${path}`).toBe(value);
+        for (const [name, value] of Object.entries(builtHeaders)) {
+          if (name !== 'Permissions-Policy') expect(page.headers.get(name), `${name} on ${path}`).toBe(value);
+        }
+        // signing in asks navigator.credentials.get: allowed to the page's own origin, and nothing else the site denies
+        expect(page.headers.get('permissions-policy'), path).toBe(builtHeaders['Permissions-Policy']!.replace('publickey-credentials-get=()', 'publickey-credentials-get=(self)'));
       }
     }
     // a file under /team is no page of the console; a trailing slash is one address, as everywhere
@@ -325,8 +329,10 @@ describe('the site, served as a static host would', () => {
     expect((await get(server, '/teams')).status).toBe(404);
     const slash = await get(server, '/team/');
     expect([slash.status, slash.headers.get('location')]).toEqual([301, '/team']);
-    // the public pages carry no X-Robots-Tag
-    expect((await get(server, '/privacy')).headers.get('x-robots-tag')).toBeNull();
+    // the public pages carry no X-Robots-Tag, and deny passkeys
+    const publicPage = await get(server, '/privacy');
+    expect(publicPage.headers.get('x-robots-tag')).toBeNull();
+    expect(publicPage.headers.get('permissions-policy')).toContain('publickey-credentials-get=()');
   });
 
   it('never serves the host configuration files', async () => {
