@@ -73,7 +73,7 @@ export const teamSessionMachine = setup({
     events: {} as TeamSessionEvent,
   },
   actors: {
-    checkSession: fromPromise<TeamMember>(({ signal }) => unlessAborted(fetchSession(signal), signal)),
+    checkSession: fromPromise<TeamMember | null>(({ signal }) => unlessAborted(fetchSession(signal), signal)),
     signInWithPasskey: fromPromise<TeamMember>(() => signIn()),
     endSession: fromPromise<void>(() => signOut()),
   },
@@ -107,15 +107,19 @@ export const teamSessionMachine = setup({
       invoke: {
         id: 'checkSession',
         src: 'checkSession',
-        onDone: {
-          target: 'signedIn',
-          actions: { type: 'storeMember', params: ({ event }) => event.output },
-          description: 'A live session: the console opens for its member.',
-        },
+        onDone: [
+          {
+            guard: ({ event }) => event.output !== null,
+            target: 'signedIn',
+            actions: { type: 'storeMember', params: ({ event }) => event.output! },
+            description: 'A live session: the console opens for its member.',
+          },
+          { target: 'signedOut', description: '204: no session, or it passed 12 h idle or 7 days in all.' },
+        ],
         onError: {
           target: 'signedOut',
           actions: { type: 'storeCheckFailure', params: ({ event }) => ({ error: event.error }) },
-          description: '401: no session, or it passed 12 h idle or 7 days in all. No answer: said on the sign-in screen.',
+          description: 'No answer, or the server could not tell (503): said on the sign-in screen.',
         },
       },
     },

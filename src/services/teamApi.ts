@@ -78,9 +78,13 @@ function queueQuery(filters: QueueFilters, extra: Record<string, string> = {}): 
   return text ? `?${text}` : '';
 }
 
-/** The member signed in; throws TeamApiError 401 when there is no session. */
-export function fetchSession(signal?: AbortSignal): Promise<TeamMember> {
-  return call('GET', '/session', undefined, signal);
+/**
+ * The member signed in, or null when the browser holds no live session (204: none, or it passed its idle
+ * or absolute limit). Asking is no failure, so a signed-out visit logs no failed request.
+ * @throws TeamApiError when no answer came, or another status (403, 503)
+ */
+export async function fetchSession(signal?: AbortSignal): Promise<TeamMember | null> {
+  return (await call<TeamMember | undefined>('GET', '/session', undefined, signal)) ?? null;
 }
 
 /**

@@ -213,7 +213,8 @@ export const teamSessionModel: Model = {
   inputs: [undefined],
   events: [
     { type: 'xstate.done.actor.checkSession', output: TEAM_MEMBER },
-    { type: 'xstate.error.actor.checkSession', error: new TeamApiError('Sign in first', 401) },
+    { type: 'xstate.done.actor.checkSession', output: null },
+    { type: 'xstate.error.actor.checkSession', error: new TeamApiError('The server answered 503', 503) },
     { type: 'xstate.error.actor.checkSession', error: TEAM_OFFLINE_ERROR },
     { type: 'session.signIn' },
     { type: 'xstate.done.actor.signInWithPasskey', output: TEAM_MEMBER },

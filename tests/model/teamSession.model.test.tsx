@@ -17,7 +17,7 @@ afterEach(() => authenticator?.restore());
 
 /** Answers a held call as the event says: 200 with its output, the error's status, or no answer. */
 function answerAs(network: Session['network'], call: Parameters<Session['network']['answer']>[0], event: AnyEventObject, body?: unknown) {
-  if (event.type.startsWith('xstate.done.')) return network.answer(call, call === 'signOut' ? 204 : 200, body ?? event.output);
+  if (event.type.startsWith('xstate.done.')) return network.answer(call, call === 'signOut' || event.output === null ? 204 : 200, body ?? event.output);
   const status = (event as { error?: TeamApiError }).error?.status ?? null;
   if (status === null) return network.fail(call);
   return network.answer(call, status, { error: 'refused' });

@@ -63,7 +63,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     const signedOut = await client.call('POST', '/signout');
     expect(signedOut.status).toBe(204);
     expect(signedOut.headers.get('set-cookie')).toMatch(/^__Host-sonde_team=; Max-Age=0/);
-    expect((await client.call('GET', '/session', { cookie: `__Host-sonde_team=${sessionToken}` })).status).toBe(401);
+    expect((await client.call('GET', '/session', { cookie: `__Host-sonde_team=${sessionToken}` })).status).toBe(204); // signed out: no member
 
     const signedIn = await client.signIn();
     expect(signedIn.status).toBe(200);
@@ -145,9 +145,13 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     expect(lines.filter((line) => line.includes('kim@sonde.dev'))).toEqual([]);
   });
 
-  it('answers 401 without a session, 403 to a foreign or missing Origin even with a session, and no-store to every call', async () => {
+  it('answers 401 without a session (the session question 204), 403 to a foreign or missing Origin even with a session, and no-store to every call', async () => {
     const client = teamClient(server);
-    for (const [method, path] of [['GET', '/session'], ['GET', '/requests'], ['GET', '/requests/00000000-0000-4000-8000-000000000000'], ['POST', '/signout']] as const) {
+    // who is signed in: nobody, which is no failure; a stale cookie is cleared
+    expect((await client.call('GET', '/session')).status).toBe(204);
+    const stale = await client.call('GET', '/session', { cookie: '__Host-sonde_team=' + 'x'.repeat(43) });
+    expect([stale.status, stale.json, stale.headers.get('set-cookie')]).toEqual([204, null, expect.stringMatching(/^__Host-sonde_team=; Max-Age=0/)]);
+    for (const [method, path] of [['GET', '/requests'], ['GET', '/requests/00000000-0000-4000-8000-000000000000'], ['POST', '/signout']] as const) {
       expect((await client.call(method, path)).status, path).toBe(401);
       expect((await client.call(method, path, { cookie: '__Host-sonde_team=' + 'x'.repeat(43) })).status, path).toBe(401);
     }
@@ -178,7 +182,7 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     const kim = teamClient(server);
     expect((await kim.enroll(await add())).status).toBe(200);
     await removeMember(database.db, 'kim@sonde.dev', new Date(), 'ops');
-    expect((await kim.call('GET', '/session')).status).toBe(401);
+    expect((await kim.call('GET', '/session')).status).toBe(204);
     expect((await kim.signIn()).status).toBe(401);
 
     const lin = teamClient(server);
@@ -189,13 +193,13 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     expect((await database.db.select().from(teamSessions))[0]!.lastSeenAt.getTime()).toBeGreaterThanOrEqual(now);
     const held = lin.cookie;
     await database.db.update(teamSessions).set({ lastSeenAt: new Date(now - TEAM_SESSION_IDLE_MS - 1_000) });
-    expect((await lin.call('GET', '/session')).status).toBe(401);
+    expect((await lin.call('GET', '/session')).status).toBe(204);
     expect(await database.db.select().from(teamSessions)).toHaveLength(0);
 
     expect((await lin.signIn()).status).toBe(200);
     await database.db.update(teamSessions).set({ expiresAt: new Date(now - 1_000) });
     expect((await lin.call('GET', '/requests')).status).toBe(401);
-    expect((await lin.call('GET', '/session', { cookie: held })).status).toBe(401);
+    expect((await lin.call('GET', '/session', { cookie: held })).status).toBe(204);
 
     expect((await lin.signIn()).status).toBe(200);
     await database.db.update(teamSessions).set({ expiresAt: new Date(now - 1_000) });

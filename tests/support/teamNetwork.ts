@@ -49,13 +49,13 @@ const CALLS: Record<TeamCall, { method: 'GET' | 'POST'; path: string }> = {
 
 /**
  * Every call of `held` waits until the test answers it, so that `checking`, `signingIn`, … can be seen;
- * the others answer at once as the server would for a browser without a session (`session`: 401) or
+ * the others answer at once as the server would for a browser without a session (`session`: 204) or
  * with a good passkey.
  */
 export function heldTeamApi(held: readonly TeamCall[] = Object.keys(CALLS) as TeamCall[]) {
   const pending: Array<{ call: TeamCall; answer: (response: Response) => void }> = [];
   const immediate: Record<TeamCall, () => Response> = {
-    session: () => HttpResponse.json({ error: 'Sign in first' }, { status: 401 }),
+    session: () => new HttpResponse(null, { status: 204 }),
     signInOptions: () => HttpResponse.json(SIGN_IN_OPTIONS),
     signInVerify: () => HttpResponse.json(TEAM_MEMBER),
     signOut: () => new HttpResponse(null, { status: 204 }),

@@ -59,7 +59,8 @@ function reasonOf(error: unknown): string {
  *   a challenge unknown, used or past `TEAM_CHALLENGE_TTL_MS`, a user handle not the passkey's, a bad
  *   signature or user verification absent, audited as `sign-in failed`;
  * - `POST /signout` (a session needed, 401 without) → 204, the session deleted and the cookie cleared;
- * - `GET /session` → 200 `{ email, name }` of the signed-in member, 401 without a session.
+ * - `GET /session` → 200 `{ email, name }` of the signed-in member; 204 without a live session (asking is no
+ *   failure: the console's page asks on every visit, and a signed-out visit logs no failed request).
  * Audited (server/db/team.ts `audit`, member id and time): passkey registered, signed in, sign-in
  * failed, signed out. Log lines carry a status and a path, never an email, a token or a credential.
  * @param team - the relying party and shared checks (./session.ts)
@@ -177,5 +178,8 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       team.clearSessionCookie(c);
       return c.body(null, 204);
     })
-    .get('/session', team.sameOrigin, team.session, (c) => c.json({ email: c.var.member.email, name: c.var.member.name }, 200));
+    .get('/session', team.sameOrigin, async (c) => {
+      const live = await team.liveSession(c);
+      return live ? c.json({ email: live.member.email, name: live.member.name }, 200) : c.body(null, 204);
+    });
 }

@@ -48,6 +48,12 @@ export interface TeamContext {
    * otherwise the session's idle time starts again and `c.var.member` is set.
    */
   session: MiddlewareHandler<TeamEnv>;
+  /**
+   * The live session the request's cookie names, started again from now (its idle limit); undefined when
+   * there is none or it passed a limit (the stale cookie is then cleared). What `session` checks, and
+   * what `GET /session` answers without refusing.
+   */
+  liveSession: (c: Context) => Promise<{ member: SessionMember; token: string } | undefined>;
   /** Sets the session cookie: `__Host-` (so `Secure`, `Path=/`, no `Domain`), `HttpOnly`, `SameSite=Strict`, `Max-Age` of `TEAM_SESSION_MAX_MS`. */
   setSessionCookie: (c: Context, token: string) => void;
   /** Clears the session cookie. */
@@ -62,6 +68,13 @@ export function teamContext(options: AppOptions): TeamContext {
   const { database, logger } = options;
   const origin = typeof options.publicOrigin === 'string' ? () => options.publicOrigin as string : options.publicOrigin;
   const now = options.now ?? (() => new Date());
+  const liveSession = async (c: Context) => {
+    const token = getCookie(c, SESSION_COOKIE, 'host');
+    const member = token !== undefined && TOKEN_SHAPE.test(token) ? await touchSession(database.db, token, now()) : undefined;
+    if (member) return { member, token: token! };
+    if (token !== undefined) deleteCookie(c, SESSION_COOKIE, { prefix: 'host', path: '/', secure: true });
+    return undefined;
+  };
   return {
     origin,
     rpID: () => new URL(origin()).hostname,
@@ -77,17 +90,16 @@ export function teamContext(options: AppOptions): TeamContext {
       await next();
     },
     session: createMiddleware<TeamEnv>(async (c, next) => {
-      const token = getCookie(c, SESSION_COOKIE, 'host');
-      const member = token !== undefined && TOKEN_SHAPE.test(token) ? await touchSession(database.db, token, now()) : undefined;
-      if (!member) {
-        if (token !== undefined) deleteCookie(c, SESSION_COOKIE, { prefix: 'host', path: '/', secure: true });
+      const live = await liveSession(c);
+      if (!live) {
         logger.info({ status: 401, path: c.req.path }, 'team call refused: no session');
         return problem(c, 401, 'Sign in first');
       }
-      c.set('member', member);
-      c.set('sessionToken', token!);
+      c.set('member', live.member);
+      c.set('sessionToken', live.token);
       await next();
     }),
+    liveSession,
     setSessionCookie: (c, token) =>
       setCookie(c, SESSION_COOKIE, token, { prefix: 'host', httpOnly: true, sameSite: 'Strict', maxAge: TEAM_SESSION_MAX_MS / 1000 }),
     clearSessionCookie: (c) => deleteCookie(c, SESSION_COOKIE, { prefix: 'host', path: '/', secure: true, httpOnly: true, sameSite: 'Strict' }),

@@ -24,7 +24,7 @@ const consoleAt = (path: string) => (
 );
 
 it("/team's prerendered sign-in screen (team.html) hydrates on its nodes, with no mismatch, then offers the button", async () => {
-  heldTeamApi([]); // no session: 401
+  heldTeamApi([]); // no session: 204
   const container = document.createElement('div');
   container.innerHTML = renderToString(consoleAt('/team')); // as src/entry-server.tsx renderTeam prerenders it
   document.body.append(container);
