@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { E2E_EVENTS_SECRET, E2E_SITE_PORT } from './constants';
 import { decisionEvents, expect, fillInviteForm, mailTo, nextSubmission, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
@@ -67,6 +67,19 @@ async function decide(page: Page, button: string, mail: { to: string; subject: s
   await preview.getByRole('button', { name: 'Close' }).click();
 }
 
+/** Presses Tab until `target` has the focus, as a keyboard user moves; fails after `MAX_TABS` presses. */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  const MAX_TABS = 60;
+  for (let i = 0; i < MAX_TABS; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+  }
+  throw new Error(`no focus on ${target.toString()} after ${MAX_TABS} presses of Tab`);
+}
+
+/** How many times slower than this machine the CPU runs in the slow-device scenario (Chrome DevTools' "4x slowdown"). */
+const SLOW_CPU_RATE = 4;
+
 test.describe("the team's console", () => {
   test('team add prints and mails a link; the link registers a passkey, once; the member signs out, then in with one button', async ({ page }) => {
     const { email, link } = await enrolledMember(page);
@@ -75,7 +88,9 @@ test.describe("the team's console", () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
-    expect((await page.request.get(`${CONSOLE}/api/team/session`)).status()).toBe(401);
+    // the session is gone on the server: nobody signed in, and the queue refused
+    expect((await page.request.get(`${CONSOLE}/api/team/session`)).status()).toBe(204);
+    expect((await page.request.get(`${CONSOLE}/api/team/requests`)).status()).toBe(401);
 
     // the link is spent
     await page.goto(link);
@@ -147,6 +162,41 @@ test.describe("the team's console", () => {
     const shown = JSON.parse(await teamCommand(['show', await storedIdOf(requester)])) as { verification: string; outcome: string; history: Array<{ event: string; by?: string }> };
     expect(shown).toMatchObject({ verification: 'verified', outcome: 'complied' });
     expect(shown.history.map((entry) => entry.event)).toEqual(expect.arrayContaining(['verified', 'extended', 'responded']));
+  });
+
+  test(`by keyboard alone, with the CPU ${SLOW_CPU_RATE}x slower: sign in, search the queue, move to a request, open it, waitlist it after reading its mail`, async ({ page }) => {
+    const applicant = uniqueEmail('console-keyboard');
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, applicant);
+    const submission = nextSubmission(page);
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    expect((await submission).status()).toBe(201);
+    await enrolledMember(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOW_CPU_RATE });
+    await page.goto(`${CONSOLE}/team`);
+    await tabTo(page, page.getByRole('button', { name: 'Sign in with a passkey' }));
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: 'Queue' })).toBeVisible();
+    await tabTo(page, page.getByRole('textbox', { name: 'Search' }).or(page.getByRole('searchbox', { name: 'Search' })));
+    await page.keyboard.type(applicant);
+    const row = page.getByRole('row').filter({ hasText: 'Ada Lovelace' });
+    await expect(row).toHaveCount(1);
+    await tabTo(page, row);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeVisible();
+    await tabTo(page, page.getByRole('button', { name: 'Waitlist', exact: true }));
+    await page.keyboard.press('Enter');
+    const preview = page.getByRole('region', { name: /^Waitlist/ });
+    await expect(preview.getByRole('list', { name: 'Mails it will send' })).toContainText('Your Sonde invite request: on the waitlist');
+    await tabTo(page, preview.getByRole('button', { name: 'Confirm and send' }));
+    await page.keyboard.press('Enter');
+    await expect(preview.getByRole('status')).toContainText('Done.');
+    const mails = await mailTo(applicant, 2);
+    expect(mails.map(({ mail }) => mail.subject)).toContain('Your Sonde invite request: on the waitlist');
   });
 
   for (const width of [1280, 375]) {
