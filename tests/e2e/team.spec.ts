@@ -211,6 +211,9 @@ test.describe("the team's console", () => {
         await page.goto(`${CONSOLE}/team`);
         await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
         await check('sign-in');
+        await page.goto(`${CONSOLE}/team/enroll`);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await check('enrollment without a link');
         await enrolledMember(page);
         await expect(page.getByRole('row').nth(1)).toBeVisible();
         await check('queue');
