@@ -1,5 +1,5 @@
-import type { InviteDecision } from '#machines/inviteReviewMachine';
 import { RETENTION } from '#shared/policy';
+import type { MailPreview, PreviewRequest } from '#shared/team';
 import { decisionMailOf, type CohortView } from '../db/decisions.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import type { PrivacyRecord, Row } from '../db/summary.ts';
@@ -7,7 +7,7 @@ import { composeMail, type MailSettings } from './mail.ts';
 import type { Delivery } from './sender.ts';
 
 /** A decision of the review (server/db/decisions.ts) or a step on a privacy request (server/db/privacySteps.ts). */
-export type PreviewDecision = InviteDecision | 'verify' | 'extend' | 'respond';
+export type PreviewDecision = PreviewRequest['decision'];
 
 /** What the decision would fix, as its own call takes it. */
 export interface PreviewFacts {
@@ -21,15 +21,8 @@ export interface PreviewFacts {
   attachSubject?: boolean;
 }
 
-/** One mail a decision would write to a request's requester, as the outbox would send it. */
-export interface MailPreview {
-  /** the request's id */
-  id: string;
-  to: string;
-  subject: string;
-  /** the plain-text part (the HTML part says the same) */
-  text: string;
-}
+/** One mail a decision would write to a request's requester, as the outbox would send it (shared/team.ts). */
+export type { MailPreview };
 
 const DAY_MS = 86_400_000;
 

@@ -4,39 +4,23 @@
 // notes and cohorts; and every refusal: no session, a foreign Origin, a body out of shape, a decision
 // the chart does not allow.
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { deliveries, submissions, teamAudit, timeline } from '../../server/db/schema.ts';
 import { TEAM_DECISION_BATCH_MAX } from '../../server/limits.ts';
-import { createLogger } from '../../server/logger.ts';
-import type { RunningServer } from '../../server/main.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
-import { startTestServer } from '../support/server.ts';
-import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
-import { enrolledClient, type teamClient } from '../support/teamClient.ts';
+import type { teamClient } from '../support/teamClient.ts';
+import { signedInConsole } from '../support/teamServer.ts';
 
 describe.each(testEngines())('decisions in the console on $name', (engine) => {
   let database: Database;
-  let server: RunningServer;
-  let distDir: string;
   let client: ReturnType<typeof teamClient>;
   let sent = 0;
   const invite = () => storeSubmission(database.db, submissionBody({ workEmail: `applicant-${++sent}@example.com` }));
   const stateOf = async (id: string) => (await database.db.select().from(submissions).where(eq(submissions.id, id)))[0]!.reviewState;
 
-  beforeAll(async () => {
-    distDir = await writeStandInSite();
-  });
-  beforeEach(async () => {
-    database = await engine.open();
-    server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = await enrolledClient(server, database.db, { name: 'Kim Lee' });
-  });
-  afterEach(async () => {
-    await server.stop();
-    await database.close();
-  });
+  signedInConsole(engine, (opened) => ({ database, client } = opened), { name: 'Kim Lee' });
 
   it('creates a cohort, accepts a selection into it as the signed-in member, and audits each decision without its text', async () => {
     const ids = [await invite(), await invite()];

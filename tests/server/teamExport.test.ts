@@ -4,19 +4,17 @@
 // escaped, audited once; and every refusal: no session (401), a foreign Origin (403), a filter out of
 // shape (400).
 import { eq, sql } from 'drizzle-orm';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { CSV_COLUMNS } from '../../server/db/requestsCsv.ts';
 import { teamAudit } from '../../server/db/schema.ts';
 import { TEAM_EXPORT_PAGE_ROWS, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../server/limits.ts';
-import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
-import { startTestServer } from '../support/server.ts';
-import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
-import { enrolledClient, type teamClient } from '../support/teamClient.ts';
+import type { teamClient } from '../support/teamClient.ts';
+import { signedInConsole } from '../support/teamServer.ts';
 
 /** Request ids at the start of a CSV line: one per request (a quoted cell spanning lines never starts so). */
 const ROW_IDS = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}),/gm;
@@ -24,7 +22,6 @@ const ROW_IDS = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})
 describe.each(testEngines())('the queue as CSV on $name', (engine) => {
   let database: Database;
   let server: RunningServer;
-  let distDir: string;
   let client: ReturnType<typeof teamClient>;
   const { io, run } = teamCli(() => database);
   /** `GET /api/team/requests.csv` (or another path) as the console's page fetches it: its Origin and the session cookie. */
@@ -35,18 +32,7 @@ describe.each(testEngines())('the queue as CSV on $name', (engine) => {
   };
   const exports = async () => database.db.select().from(teamAudit).where(eq(teamAudit.action, 'export'));
 
-  beforeAll(async () => {
-    distDir = await writeStandInSite();
-  });
-  beforeEach(async () => {
-    database = await engine.open();
-    server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = await enrolledClient(server, database.db, { name: 'Kim Lee' });
-  });
-  afterEach(async () => {
-    await server.stop();
-    await database.close();
-  });
+  signedInConsole(engine, (opened) => ({ database, server, client } = opened), { name: 'Kim Lee' });
 
   it("answers the command line's own CSV, as an attachment named by the date, with a formula escaped, and audits the export once", async () => {
     await storeSubmission(database.db, submissionBody({ workEmail: 'ada@example.com' }));

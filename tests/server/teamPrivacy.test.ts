@@ -5,17 +5,15 @@
 // (403), a body out of shape or a missing basis (400), a step the chart does not take (409), no such
 // privacy request (404).
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SubmissionBody } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
 import { deliveries, privacyRecords, teamAudit } from '../../server/db/schema.ts';
-import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
-import { startTestServer } from '../support/server.ts';
-import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
-import { enrolledClient, type teamClient } from '../support/teamClient.ts';
+import type { teamClient } from '../support/teamClient.ts';
+import { signedInConsole } from '../support/teamServer.ts';
 
 /** A privacy request with these types, from its own address. */
 function privacyRequest(types: string, email: string): SubmissionBody {
@@ -30,7 +28,6 @@ const NO_SUCH = '00000000-0000-4000-8000-000000000000';
 describe.each(testEngines())('privacy steps in the console on $name', (engine) => {
   let database: Database;
   let server: RunningServer;
-  let distDir: string;
   let client: ReturnType<typeof teamClient>;
   let sent = 0;
   const store = (types: string) => storeSubmission(database.db, privacyRequest(types, `requester-${++sent}@example.com`), { mail: { requester: true, team: false } });
@@ -38,18 +35,7 @@ describe.each(testEngines())('privacy steps in the console on $name', (engine) =
   const mails = async (id: string) => (await database.db.select().from(deliveries).where(eq(deliveries.submissionId, id))).map((d) => d.message);
   const audited = async () => (await database.db.select().from(teamAudit).where(eq(teamAudit.action, 'decision'))).map((a) => [a.requestId, a.detail]);
 
-  beforeAll(async () => {
-    distDir = await writeStandInSite();
-  });
-  beforeEach(async () => {
-    database = await engine.open();
-    server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = await enrolledClient(server, database.db, { name: 'Kim Lee' });
-  });
-  afterEach(async () => {
-    await server.stop();
-    await database.close();
-  });
+  signedInConsole(engine, (opened) => ({ database, server, client } = opened), { name: 'Kim Lee' });
 
   it('verifies, extends and responds as the signed-in member, answers each with the request, mails the requester, and audits each step without its reason', async () => {
     const id = await store('Delete, Access/Know');

@@ -3,39 +3,23 @@
 // state, keyset pages that neither skip nor repeat rows when requests arrive between two pages, and a
 // request's page (every field, the client metadata, the timeline, the same mailbox's other requests).
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { cohorts, submissions } from '../../server/db/schema.ts';
 import { TEAM_QUEUE_PAGE_MAX } from '../../server/limits.ts';
-import { createLogger } from '../../server/logger.ts';
-import type { RunningServer } from '../../server/main.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
-import { startTestServer } from '../support/server.ts';
-import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
-import { enrolledClient, type teamClient } from '../support/teamClient.ts';
+import type { teamClient } from '../support/teamClient.ts';
+import { signedInConsole } from '../support/teamServer.ts';
 
 type Summary = { id: string; kind: string; fullName: string; state?: string; status: string; cohort?: string };
 type Page = { requests: Summary[]; next: string | null; counts: Record<string, number> };
 
 describe.each(testEngines())('the team queue on $name', (engine) => {
   let database: Database;
-  let server: RunningServer;
-  let distDir: string;
   let client: ReturnType<typeof teamClient>;
 
-  beforeAll(async () => {
-    distDir = await writeStandInSite();
-  });
-  beforeEach(async () => {
-    database = await engine.open();
-    server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    client = await enrolledClient(server, database.db);
-  });
-  afterEach(async () => {
-    await server.stop();
-    await database.close();
-  });
+  signedInConsole(engine, (opened) => ({ database, client } = opened));
 
   const page = async (query: string): Promise<Page> => {
     const answer = await client.call('GET', `/requests${query}`);
