@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { fetchSession, isCeremonyCancelled, signIn, signOut, TeamApiError } from '@/services/teamApi';
 import type { TeamMember } from '#shared/team';
+import { TEAM_OFFLINE_ERROR } from './teamCalls';
 
 export interface TeamSessionContext {
   /** the member signed in; null while signed out */
@@ -26,8 +27,8 @@ export const SIGN_IN_CANCELLED = 'Sign-in was cancelled. Press the button to try
 export const SIGN_IN_REFUSED = 'That passkey was not accepted. Use a passkey registered for this console, or ask a teammate for a new link.';
 /** Said when the server refused more attempts from this address for now (429). */
 export const SIGN_IN_RATE_LIMITED = 'Too many attempts from your network. Wait a minute, then try again.';
-/** Said when no answer came (offline, time-out). */
-export const TEAM_OFFLINE = 'The server could not be reached. Check your connection and try again.';
+/** Said when no answer came (offline, time-out): the console's one sentence for it (./teamCalls.ts). */
+export const TEAM_OFFLINE = TEAM_OFFLINE_ERROR;
 /** Said when this browser has no WebAuthn (`navigator.credentials`). */
 export const PASSKEYS_UNSUPPORTED = 'This browser cannot use passkeys. Open the console in a current browser.';
 /** Said on the sign-in screen when a call answered 401 while signed in. */
