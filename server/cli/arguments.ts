@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { z } from 'zod';
 import { textProblem } from '#shared/text';
+import { calendarDate } from '../db/calendarDate.ts';
 import { recordReasonProblem } from '../db/privacySteps.ts';
 
 /** A request id as `list` prints it: a UUID (anything else is no request, without asking the database). */
@@ -19,9 +19,6 @@ export class ExitError extends Error {
 export function kindOption() {
   return new Option('--kind <kind>', 'only invite or privacy requests').choices(['invite', 'privacy']);
 }
-
-/** A calendar date as `YYYY-MM-DD`: zod's check knows month lengths and leap years (`2026-02-30` is refused). */
-const calendarDate = z.iso.date();
 
 export function isoDate(value: string): string {
   if (!calendarDate.safeParse(value).success) throw new InvalidArgumentError('expected a date as YYYY-MM-DD that exists.');

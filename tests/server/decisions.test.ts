@@ -91,6 +91,7 @@ describe.each(testEngines())('decisions on $name', (engine) => {
 
   it.each([
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-02-30'], 2, /--starts <date>' argument '2027-02-30' is invalid/],
+    [['cohort', 'add', 'Cohort 0', '--starts', '0000-12-31'], 2, /--starts <date>' argument '0000-12-31' is invalid/],
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', '0'], 2, /--capacity must be a whole number from 1 to 999999, not "0"/],
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', '2.5'], 2, /--capacity must be a whole number/],
     [['cohort', 'add', 'Cohort 3'], 2, /required option '--starts <date>' not specified/],

@@ -80,6 +80,11 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     expect((await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids } })).status).toBe(409);
   });
 
+  it("takes a cohort's start from the year 0001: ISO 8601's year 0000 is no date PostgreSQL keeps (400, not 500)", async () => {
+    expect((await client.call('POST', '/cohorts', { body: { name: 'Old', startsOn: '0000-12-31' } })).status).toBe(400);
+    expect((await client.call('POST', '/cohorts', { body: { name: 'Old', startsOn: '0001-01-01' } })).status).toBe(201);
+  });
+
   it('refuses every decision without a session (401) and from a foreign origin (403)', async () => {
     const id = await invite();
     for (const [path, body] of [['/decisions', { decision: 'spam', ids: [id] }], ['/notes', { requestId: id, text: 'x' }], ['/cohorts', { name: 'C', startsOn: '2027-01-01' }]] as const) {

@@ -83,7 +83,8 @@ describe.each(testEngines())('the queue as CSV on $name', (engine) => {
   });
 
   it('refuses a filter out of shape (400), no session (401) and a foreign origin (403), and audits none of them', async () => {
-    for (const query of ['?state=bogus', '?kind=all', '?cohort=', `?q=${'x'.repeat(TEAM_QUEUE_SEARCH_MAX_LENGTH + 1)}`]) {
+    // a NUL would reach PostgreSQL, which refuses it: refused before the answer (and its audit) begins
+    for (const query of ['?state=bogus', '?kind=all', '?cohort=', `?q=${'x'.repeat(TEAM_QUEUE_SEARCH_MAX_LENGTH + 1)}`, '?q=priya%40example.com%00', '?cohort=%00']) {
       const answer = await csv(query);
       expect(answer.status, query).toBe(400);
       expect(((await answer.json()) as { error: string }).error, query).toMatch(/^Bad query: /);

@@ -63,7 +63,7 @@ describe.each(testEngines())('the team queue on $name', (engine) => {
     const searched = await page('?kind=invite&q=a');
     expect(searched.counts).toEqual({ received: 1, declined: 1, spam: 1, waitlisted: 1, accepted: 1 });
 
-    for (const bad of ['?limit=0', `?limit=${TEAM_QUEUE_PAGE_MAX + 1}`, '?state=lost', '?kind=other', '?after=bm90LWEtY3Vyc29y', `?q=${'x'.repeat(201)}`]) {
+    for (const bad of ['?limit=0', `?limit=${TEAM_QUEUE_PAGE_MAX + 1}`, '?state=lost', '?kind=other', '?after=bm90LWEtY3Vyc29y', `?q=${'x'.repeat(201)}`, '?q=a%00', '?q=%1B%5B2J', '?cohort=a%00b', '?q=%E2%80%AE']) {
       const answer = await client.call('GET', `/requests${bad}`);
       expect(answer.status, bad).toBe(400);
       expect(answer.json).toHaveProperty('error');

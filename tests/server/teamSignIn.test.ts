@@ -176,6 +176,13 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     expect((await post(JSON.stringify({ token: 'x'.repeat(TEAM_AUTH_BODY_MAX_BYTES) }))).status).toBe(413);
     expect((await post('{"token":')).status).toBe(400);
     expect((await post('{"token":"short"}')).status).toBe(400);
+    // a credential id is base64url: a NUL in it never reaches the database (no session needed to send one)
+    const verify = await fetch(`${server.url}/api/team/signin/verify`, {
+      method: 'POST',
+      headers: { origin: server.publicOrigin, 'content-type': 'application/json' },
+      body: JSON.stringify({ challengeId: '00000000-0000-4000-8000-000000000000', response: { id: 'zz\u0000', rawId: 'zz\u0000', type: 'public-key', response: {} } }),
+    });
+    expect(verify.status).toBe(400);
   });
 
   it("ends a removed member's sessions, and a session past its idle or absolute limit (deleted when met, and by the purge)", async () => {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { calendarDate } from '../../db/calendarDate.ts';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../../db/decisions.ts';
 import { audit } from '../../db/team.ts';
 import { inTeamTransaction } from '../../db/teamTransaction.ts';
@@ -21,7 +22,7 @@ const noteBody = z.object({ requestId: z.string(), text: teamText });
 
 const cohortBody = z.object({
   name: teamText,
-  startsOn: z.iso.date(),
+  startsOn: calendarDate,
   capacity: z.number().int().min(1).max(999_999).nullable().optional(),
 });
 

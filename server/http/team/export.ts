@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { queuePage, type QueueCursor } from '../../db/queue.ts';
+import { serializeError } from '../../logger.ts';
 import { requestsCsv } from '../../db/requestsCsv.ts';
 import { audit } from '../../db/team.ts';
 import { TEAM_EXPORT_PAGE_ROWS } from '../../limits.ts';
@@ -33,7 +34,15 @@ export function exportRoutes(options: AppOptions, team: TeamContext): Hono<TeamE
     const body = new ReadableStream<Uint8Array>({
       // one page per pull: the next is read only once the client has taken the last
       async pull(controller) {
-        const page = await queuePage(db, filters, { ...(after ? { after } : {}), limit: TEAM_EXPORT_PAGE_ROWS });
+        let page: Awaited<ReturnType<typeof queuePage>>;
+        try {
+          page = await queuePage(db, filters, { ...(after ? { after } : {}), limit: TEAM_EXPORT_PAGE_ROWS });
+        } catch (error) {
+          // the answer has begun: the download is cut; logged as every server error is, without the statement's parameters (the filter)
+          options.logger.error({ err: serializeError(error) }, 'team export failed');
+          controller.error(new Error('the export could not be read'));
+          return;
+        }
         const rows = page.entries.map((entry) => ({ row: entry.submissions, cohort: entry.cohort }));
         const text = requestsCsv(rows, now, { header: first });
         first = false;

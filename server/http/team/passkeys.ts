@@ -27,8 +27,8 @@ export const ENROLLMENT_GONE_ERROR = 'This enrollment link is not valid: it was 
 /** The one answer to a failed sign-in, whatever failed. */
 export const SIGN_IN_FAILED_ERROR = 'Sign-in failed';
 
-/** A WebAuthn response as the browser's JSON (`@simplewebauthn/browser`): shape-checked here, every field checked by the library. */
-const credentialJson = z.looseObject({ id: z.string().min(1).max(1_400), response: z.looseObject({}) });
+/** A WebAuthn response as the browser's JSON (`@simplewebauthn/browser`): shape-checked here (its id base64url, as WebAuthn L3 §5.1 gives it), every field checked by the library. */
+const credentialJson = z.looseObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/), response: z.looseObject({}) });
 const enrollBody = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 const enrollVerifyBody = enrollBody.extend({ response: credentialJson });
 const signInVerifyBody = z.object({ challengeId: z.uuid(), response: credentialJson });

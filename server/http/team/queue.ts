@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { textProblem } from '#shared/text';
 import { REVIEW_STATES } from '#machines/inviteReviewMachine';
 import type { ClientMetadata } from '#shared/submission';
 import { findQueueEntry, otherRequestsOf, queueCounts, queuePage, type QueueCursor, type QueueFilters } from '../../db/queue.ts';
@@ -21,11 +22,21 @@ const UUID = z.uuid();
 const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/), UUID]);
 
 /** The queue's filters as a query string carries them: `GET /requests` and `GET /requests.csv` (./export.ts). */
+/**
+ * A search's text keeps the text rule of what it searches (shared/text.ts: no control character, line
+ * break or direction control), so it can match: and PostgreSQL takes no NUL in a text.
+ */
+const searchText = (schema: z.ZodString) =>
+  schema.superRefine((value, ctx) => {
+    const problemText = textProblem(value);
+    if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
+  });
+
 export const queueFilterQuery = z.object({
   kind: z.enum(['invite', 'privacy']).optional(),
   state: z.enum(QUEUE_STATES).optional(),
-  cohort: z.string().min(1).max(TEAM_QUEUE_SEARCH_MAX_LENGTH).optional(),
-  q: z.string().trim().max(TEAM_QUEUE_SEARCH_MAX_LENGTH).optional(),
+  cohort: searchText(z.string().min(1).max(TEAM_QUEUE_SEARCH_MAX_LENGTH)).optional(),
+  q: searchText(z.string().trim().max(TEAM_QUEUE_SEARCH_MAX_LENGTH)).optional(),
 });
 
 /**
