@@ -65,7 +65,8 @@ const API_SECONDS = 10;
 const CHROME = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-// `npm run bench -- --only=lighthouse` (or size, submit, api) measures one part.
+// `npm run bench -- --only=lighthouse` (or size, submit, api) measures one part; `--only=team` runs Lighthouse
+// on the team console's page alone (its part of `lighthouse`).
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const wants = (part) => !only || only === part;
 /** `npm run bench -- --analytics=off`: a build without a PostHog key, so analytics never loads. */
@@ -397,7 +398,7 @@ console.log(analyticsOff ? 'building without a PostHog key (--analytics=off): an
 const { firstLoad } = await buildSite(standIn.origin);
 const bundle = await firstLoadJavaScript(firstLoad); // always: cheap, and the build is needed anyway
 const results = { bundle, postHog: {}, lighthouse: {}, submit: {}, api: {} };
-if (wants('lighthouse') || wants('size') || wants('submit')) {
+if (wants('lighthouse') || wants('size') || wants('submit') || only === 'team') {
   const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
   try {
     for (const route of (wants('lighthouse') || wants('size')) && !analyticsOff ? ROUTES : []) {
@@ -408,7 +409,7 @@ if (wants('lighthouse') || wants('size') || wants('submit')) {
       console.log(`lighthouse ${route} ×${LIGHTHOUSE_RUNS}…`);
       results.lighthouse[route] = await lighthouse(route, standIn);
     }
-    if (wants('lighthouse')) {
+    if (wants('lighthouse') || only === 'team') {
       console.log(`lighthouse ${TEAM_ROUTE} ×${LIGHTHOUSE_RUNS}…`);
       results.lighthouse[TEAM_ROUTE] = await lighthouse(TEAM_ROUTE, standIn, { team: true });
     }
