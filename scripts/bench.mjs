@@ -17,6 +17,8 @@
 //   filled in more than 5 s before: p50 and p90 over 11 submissions, without and with 4x CPU slowdown
 // - POST /api/submissions: accepted submissions per second and p50/p99 latency, 20 concurrent clients
 //   for 10 s (autocannon), on PGlite and, when DATABASE_URL is set, on PostgreSQL; rows stored = 201s
+// - GET /api/team/requests with 100,000 stored requests on PGlite (scripts/benchQueue.ts): p50/p99 of the
+//   queue's first page and of a text search, one request at a time, signed in with a session cookie
 // `-- --analytics=off` builds without a PostHog key instead: what the site's own code costs, without
 // PostHog's (the budgets are the deployment's; this run tells apart whose long tasks they are).
 // Run with tsx (`npm run bench`): it imports the server's TypeScript.
@@ -35,6 +37,7 @@ import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender, htmlFileOf } from './build.mjs';
 import { writeBenchmarks } from './benchReport.mjs';
+import { queueBenchmark } from './benchQueue.ts';
 import { startPostHogStandIn } from './posthogStandIn.ts';
 
 const run = promisify(execFile);
@@ -65,8 +68,8 @@ const API_SECONDS = 10;
 const CHROME = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-// `npm run bench -- --only=lighthouse` (or size, submit, api) measures one part; `--only=team` runs Lighthouse
-// on the team console's page alone (its part of `lighthouse`).
+// `npm run bench -- --only=lighthouse` (or size, submit, api, queue) measures one part; `--only=team` runs
+// Lighthouse on the team console's page alone (its part of `lighthouse`).
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const wants = (part) => !only || only === part;
 /** `npm run bench -- --analytics=off`: a build without a PostHog key, so analytics never loads. */
@@ -281,7 +284,8 @@ async function submitLatency(cpuSlowdown) {
 
 /**
  * Starts the Sonde server (server/main.ts) as its own process, as in production, on `port`.
- * @returns its URL and a `stop()` that sends SIGTERM and waits for the exit
+ * @returns its URL (the public origin, as the `listening` log line gives it), the address it listens on
+ *   (`listen`), and a `stop()` that sends SIGTERM and waits for the exit
  */
 async function startSondeServer(env) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -292,10 +296,10 @@ async function startSondeServer(env) {
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.includes('"msg":"listening"')) resolve(JSON.parse(line).url);
+      if (line.includes('"msg":"listening"')) resolve(JSON.parse(line));
     });
   });
-  return { url, stop: async () => { child.kill('SIGTERM'); await exited; } };
+  return { url: url.url, listen: url.listen, stop: async () => { child.kill('SIGTERM'); await exited; } };
 }
 
 /**
@@ -397,7 +401,7 @@ const standIn = await startPostHogStandIn(POSTHOG_PORT);
 console.log(analyticsOff ? 'building without a PostHog key (--analytics=off): analytics never loads…' : `building with PostHog key ${POSTHOG_KEY}, host ${standIn.origin} (the local stand-in)…`);
 const { firstLoad } = await buildSite(standIn.origin);
 const bundle = await firstLoadJavaScript(firstLoad); // always: cheap, and the build is needed anyway
-const results = { bundle, postHog: {}, lighthouse: {}, submit: {}, api: {} };
+const results = { bundle, postHog: {}, lighthouse: {}, submit: {}, api: {}, queue: null };
 if (wants('lighthouse') || wants('size') || wants('submit') || only === 'team') {
   const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
   try {
@@ -426,6 +430,9 @@ if (wants('lighthouse') || wants('size') || wants('submit') || only === 'team') 
 }
 await standIn.stop();
 if (wants('api')) results.api = await apiBenchmarks();
+if (wants('queue')) {
+  results.queue = await queueBenchmark({ startSondeServer, median, percentile, check }, { pgliteDir: resolve(OUT, 'pglite-queue'), port: PORT + 3, distDir: DIST });
+}
 
 results.budgets = budgets;
 await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -437,6 +444,13 @@ if (wants('api')) {
   }
 }
 const pad = (value, width) => String(value ?? '–').padStart(width);
+if (results.queue) {
+  const q = results.queue;
+  console.log(`\nGET /api/team/requests, ${q.rows} rows, PGlite   p50 ms   p99 ms   samples   page size`);
+  for (const [what, r] of [['first page', q.firstPage], ['text search (q)', q.search]]) {
+    console.log(`${what.padEnd(44)}${pad(r.p50Ms, 9)}${pad(r.p99Ms, 9)}${pad(r.samples, 10)}${pad(q.pageSize, 12)}`);
+  }
+}
 console.log('\nroute               first-load JS KB   load event ms   SDK ms   1st call ms   recorder ms');
 for (const route of ROUTES) {
   const p = results.postHog[route] ?? {};

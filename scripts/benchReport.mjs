@@ -31,7 +31,7 @@ const table = (head, rows) => [row(head), row(head.map(() => '---')), ...rows.ma
 
 /**
  * Renders the run's results as Markdown.
- * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse`, `submit`, `api`, `budgets`
+ * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse`, `submit`, `api`, `queue` (null when not measured), `budgets`
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
  * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
@@ -83,6 +83,15 @@ export function renderBenchmarks(results, run) {
       ['engine', 'accepted/s', 'p50 ms', 'p99 ms', '201s', 'rows stored', 'non-2xx', 'errors', 'time-outs'],
       api.map(([engine, r]) => [engine, r.acceptedPerSecond, r.p50Ms, r.p99Ms, r.accepted, r.stored, r.non2xx, r.errors, r.timeouts]),
     ));
+  }
+  const queue = results.queue;
+  if (queue) {
+    lines.push('', `## The team's queue: GET /api/team/requests, ${queue.rows.toLocaleString('en')} stored requests, PGlite`, '',
+      `One request at a time, signed in, after a warm-up; ${queue.privacyRows.toLocaleString('en')} of the requests are privacy requests. Each answer holds the page and the counts per state.`, '',
+      ...table(
+        ['request', 'p50 ms', 'p99 ms', 'samples', 'page size'],
+        [['first page', queue.firstPage], ['text search (`q`, a surname fragment)', queue.search]].map(([what, r]) => [what, r.p50Ms, r.p99Ms, r.samples, queue.pageSize]),
+      ));
   }
   lines.push('', '## Budgets', '', ...table(
     ['result', 'budget', 'value', 'limit'],

@@ -20,6 +20,7 @@ import { webhookChannel } from './outbox/webhook.ts';
 import { eventChannel } from './outbox/events.ts';
 import { commandNameOf, runRequests } from './cli/requests.ts';
 import { purgeExpired, requesterExport } from './db/retention.ts';
+import { vacuumPglite } from './db/maintenance.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './cli/teamChannel.ts';
 import { issueVerificationToken } from './db/verificationLinks.ts';
 
@@ -99,12 +100,16 @@ export async function startServer(
     await database.close();
     throw error;
   }
-  // The privacy policy's retention periods, kept without anyone remembering to: at start, then daily.
+  // The privacy policy's retention periods, kept without anyone remembering to: at start, then daily;
+  // then, on PGlite, which has no autovacuum, the vacuum PostgreSQL would run by itself (server/db/maintenance.ts).
   const purge = () =>
-    purgeExpired(database.db, new Date()).then(
-      async ({ deliveryIds, ...gone }) => logger.info({ purged: { ...gone, mailFiles: await removeMailFiles(config.mail.emlDir, deliveryIds) } }, 'retention purge'),
-      (err: unknown) => logger.error({ err }, 'retention purge failed'),
-    );
+    purgeExpired(database.db, new Date())
+      .then(
+        async ({ deliveryIds, ...gone }) => logger.info({ purged: { ...gone, mailFiles: await removeMailFiles(config.mail.emlDir, deliveryIds) } }, 'retention purge'),
+        (err: unknown) => logger.error({ err }, 'retention purge failed'),
+      )
+      .then(() => vacuumPglite(database))
+      .catch((err: unknown) => logger.error({ err }, 'vacuum failed'));
   void purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();

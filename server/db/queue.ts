@@ -71,7 +71,7 @@ export function findQueueEntries(db: Db, ids: readonly string[]): Promise<QueueE
 /**
  * The conditions of {@link QueueFilters}, the one place they are written: `list`, the console's pages
  * and its counts all use them. Spam is left out unless `state` asks for it, or `spam` is `include`.
- * Each query left-joins `privacy_records` and `cohorts` (the `cohort` filter names it).
+ * The `cohort` filter names `cohorts`, which each query joins (the counts only with that filter).
  */
 function queueWhere(filters: QueueFilters, spam: 'exclude' | 'include' = 'exclude'): SQL[] {
   const where: SQL[] = [];
@@ -142,11 +142,10 @@ export async function queueCounts(db: Db, filters: QueueFilters, now: Date): Pro
   const where = queueWhere({ ...filters, state: undefined, status: undefined, overdueAt: undefined }, 'include');
   const key = sql<string>`coalesce(${submissions.reviewState}, case when ${submissions.handledAt} is null then 'open' else 'done' end)`;
   const overdue = sql<number>`(${submissions.handledAt} is null and ${submissions.dueAt} < ${now.toISOString()}::timestamptz)`;
-  const rows = await db
-    .select({ key, overdue, n: count() })
-    .from(submissions)
-    .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
-    .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
+  // No join but the cohort filter's: every other condition is on the row itself, so PostgreSQL reads the
+  // counts from an index alone (`submissions_queue_counts`), as it does not with a join even one it drops
+  const query = db.select({ key, overdue, n: count() }).from(submissions);
+  const rows = await (filters.cohort === undefined ? query : query.innerJoin(cohorts, eq(cohorts.id, submissions.cohortId)))
     .where(and(...where))
     // by position: the clock is a parameter, which PostgreSQL would not see as the same expression twice
     .groupBy(sql`1, 2`);

@@ -70,7 +70,19 @@ export const submissions = pgTable(
     index('submissions_received').on(table.receivedAt, table.id),
     index('submissions_cohort').on(table.cohortId),
     index('submissions_email').on(table.email),
-    index('submissions_mailbox').on(table.mailbox),
+    /**
+     * a mailbox's requests (`subject`, `erase`, a request's page), and the queue's `duplicateOf`, the first earlier
+     * request of the same kind from the same mailbox (server/db/queue.ts `FIRST_OF_MAILBOX`), read per row of a page:
+     * with `mailbox` alone, PostgreSQL met `received_at <` by a bitmap over every older row, 6 ms a row on PGlite
+     * with 100,000 requests (`npm run bench -- --only=queue`)
+     */
+    index('submissions_mailbox_kind').on(table.mailbox, table.kind, table.receivedAt),
+    /**
+     * the queue's counts per state (server/db/queue.ts `queueCounts`), a scan of every request on each page asked:
+     * read from this index alone (once vacuumed: server/db/maintenance.ts) rather than from the rows, whose body
+     * makes them 10 times wider; with `search_text`, so a text search counts from it too
+     */
+    index('submissions_queue_counts').on(table.kind, table.reviewState, table.handledAt, table.dueAt, table.searchText),
     // the rate limit counts a client's submissions of the last window (server/db/submissions.ts)
     index('submissions_client_recent').on(table.clientKey, table.receivedAt),
   ],
