@@ -348,8 +348,20 @@ export function generatePaths(model: Model): ModelPath[] {
       const [init, ...steps] = path.steps; // the first step is xstate.init
       return { input, initial: init!.state, steps, title: steps.map((step) => label(step.event)).join(' → ') };
     });
-    const walks = paths.filter((path) => path.steps.length > 0);
+    const walks = withoutPrefixes(paths.filter((path) => path.steps.length > 0));
     // An input whose first state takes no event (a final state reached at once) is still a path: the arrival.
     return walks.length > 0 ? walks : paths.map((path) => ({ ...path, title: `arrival in ${JSON.stringify(path.initial.value)}` }));
   });
+}
+
+/**
+ * The paths that are no prefix of another: shortest paths form a tree, and a path whose events begin
+ * another's is walked by that one, step for step, with the same view checked after each step (the machine
+ * is deterministic), so dropping it loses no transition and no assertion. Events are the model's own
+ * objects (`model.events`), compared by identity.
+ */
+function withoutPrefixes(paths: ModelPath[]): ModelPath[] {
+  const startsWith = (longer: ModelPath, shorter: ModelPath) =>
+    longer.steps.length > shorter.steps.length && shorter.steps.every((step, i) => longer.steps[i]!.event === step.event);
+  return paths.filter((path) => !paths.some((other) => startsWith(other, path)));
 }
