@@ -36,3 +36,20 @@ export const pageTitle = style({
   fontSize: 'clamp(1.75rem, 1.3rem + 2vw, 2.75rem)',
   margin: `0 0 ${vars.space.sm}`,
 });
+
+/** A page's frame, the site's and the team console's: a column at least as tall as the window. */
+export const shell = style({ display: 'flex', flexDirection: 'column', minHeight: '100vh' });
+
+/** The "Skip to content" link of every frame: off screen until it has the focus. */
+export const skipLink = style({
+  position: 'absolute',
+  left: vars.space.sm,
+  top: vars.space.sm,
+  zIndex: 100,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  background: vars.color.accent,
+  color: vars.color.accentText,
+  borderRadius: vars.radius.sm,
+  transform: 'translateY(-200%)',
+  selectors: { '&:focus': { transform: 'none' } },
+});

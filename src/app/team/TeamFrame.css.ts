@@ -1,20 +1,8 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '@/styles/theme.css';
 
-export const shell = style({ display: 'flex', flexDirection: 'column', minHeight: '100vh' });
+export { shell, skipLink } from '@/styles/layout.css';
 
-export const skipLink = style({
-  position: 'absolute',
-  left: vars.space.sm,
-  top: vars.space.sm,
-  zIndex: 100,
-  padding: `${vars.space.sm} ${vars.space.md}`,
-  background: vars.color.accent,
-  color: vars.color.accentText,
-  borderRadius: vars.radius.sm,
-  transform: 'translateY(-200%)',
-  selectors: { '&:focus': { transform: 'none' } },
-});
 
 export const header = style({
   display: 'flex',
