@@ -62,6 +62,8 @@ function server(name: string, port: number, env: Record<string, string>) {
       SONDE_MAIL_DIR: mailDir,
       // Every test submits from 127.0.0.1; the limit itself is tested in tests/server/.
       SONDE_RATE_LIMIT_PER_MINUTE: '1000',
+      // every console test signs in from 127.0.0.1 too; the team's limit is tested in tests/server/teamSignIn.test.ts
+      SONDE_TEAM_AUTH_ATTEMPTS_PER_MINUTE: '1000',
       SONDE_LOG_LEVEL: 'warn',
       VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
     },

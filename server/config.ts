@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, EVENTS_SECRET_MAX_BYTES, EVENTS_SECRET_MIN_BYTES } from './limits.ts';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, TEAM_AUTH_ATTEMPTS_PER_MINUTE, EVENTS_SECRET_MAX_BYTES, EVENTS_SECRET_MIN_BYTES } from './limits.ts';
 import { PRIVACY_EMAIL } from '#shared/policy';
 import type { DatabaseLocation } from './db/database.ts';
 import type { EventSettings } from './outbox/events.ts';
@@ -17,6 +17,8 @@ export interface ServerConfig {
   distDir: string;
   /** `SONDE_RATE_LIMIT_PER_MINUTE`, default 10 */
   rateLimitPerMinute: number;
+  /** `SONDE_TEAM_AUTH_ATTEMPTS_PER_MINUTE`, default `TEAM_AUTH_ATTEMPTS_PER_MINUTE`: the team's sign-in and enrollment calls per client address per minute */
+  teamAuthAttemptsPerMinute: number;
   /**
    * `SONDE_TRUST_PROXY=true`: behind that many proxies (`SONDE_TRUSTED_PROXY_HOPS`, default 1) that each
    * append the address they received from to `X-Forwarded-For`, the client IP is the entry the first of
@@ -147,6 +149,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     database: env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: resolve(env.SONDE_PGLITE_DIR || '.data/pglite') },
     distDir: resolve(env.SONDE_DIST_DIR || 'dist'),
     rateLimitPerMinute: integer('SONDE_RATE_LIMIT_PER_MINUTE', env.SONDE_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, 1),
+    teamAuthAttemptsPerMinute: integer('SONDE_TEAM_AUTH_ATTEMPTS_PER_MINUTE', env.SONDE_TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_ATTEMPTS_PER_MINUTE, 1),
     trustProxy: env.SONDE_TRUST_PROXY === 'true',
     trustedProxyHops: integer('SONDE_TRUSTED_PROXY_HOPS', env.SONDE_TRUSTED_PROXY_HOPS, 1, 1),
     publicOrigin,

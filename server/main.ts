@@ -74,6 +74,7 @@ export async function startServer(
     site: { distDir: config.distDir, htmlHeaders },
     mail: config.mail,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    teamAuthAttemptsPerMinute: config.teamAuthAttemptsPerMinute,
     trustProxy: config.trustProxy,
     trustedProxyHops: config.trustedProxyHops,
     publicOrigin,

@@ -13,6 +13,8 @@ export interface AppOptions {
   site?: { distDir: string; htmlHeaders: Record<string, string> };
   /** submissions per client IP per minute before 429 (`SONDE_RATE_LIMIT_PER_MINUTE`) */
   rateLimitPerMinute?: number;
+  /** the team's sign-in and enrollment calls per client address per minute; default `TEAM_AUTH_ATTEMPTS_PER_MINUTE` */
+  teamAuthAttemptsPerMinute?: number;
   /**
    * behind a load balancer (`SONDE_TRUST_PROXY`): the client IP is the `trustedProxyHops`-th
    * `X-Forwarded-For` entry from the right, the one the first trusted proxy appended

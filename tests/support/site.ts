@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../server/config.ts';
 import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../../server/http/securityHeaders.ts';
+import { TEAM_AUTH_ATTEMPTS_PER_MINUTE } from '../../server/limits.ts';
 
 /** The headers the stand-in build below was "built" with. */
 export const builtHeaders = securityHeaders({ styleHashes: ['sha256-dGVzdA=='], connectOrigins: ['https://api.ipify.org'] });
@@ -38,6 +39,7 @@ export function testConfig(distDir: string, overrides: Partial<ServerConfig> = {
     database: { pgliteDir: 'memory://' },
     distDir,
     rateLimitPerMinute: 1000,
+    teamAuthAttemptsPerMinute: TEAM_AUTH_ATTEMPTS_PER_MINUTE,
     trustProxy: false,
     trustedProxyHops: 1,
     publicOrigin: undefined,

@@ -70,7 +70,7 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
   const db = database.db;
   const attempts = rateLimiter<TeamEnv>({
     windowMs: 60_000,
-    limit: TEAM_AUTH_ATTEMPTS_PER_MINUTE,
+    limit: options.teamAuthAttemptsPerMinute ?? TEAM_AUTH_ATTEMPTS_PER_MINUTE,
     keyGenerator: (c) => c.var.clientKey,
     handler: (c) => {
       logger.info({ status: 429 }, 'team sign-in refused: rate limit');
