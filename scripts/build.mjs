@@ -21,16 +21,29 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt', '.json', '
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
+/**
+ * Writes `file` with `data`, and `file.br` and `file.gz` beside it when they are smaller (the copies a
+ * stale compressed file would otherwise shadow are removed).
+ * @param {string} file - the path to write
+ * @param {Buffer | string} data - its content
+ */
+export async function writePrecompressed(file, data) {
+  await writeFile(file, data);
+  const bytes = Buffer.from(data);
+  const br = await brotli(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+  const gz = await gzipAsync(bytes, { level: 9 });
+  if (br.length < bytes.length) await writeFile(`${file}.br`, br);
+  else await rm(`${file}.br`, { force: true });
+  if (gz.length < bytes.length) await writeFile(`${file}.gz`, gz);
+  else await rm(`${file}.gz`, { force: true });
+}
+
 /** Writes `file.br` and `file.gz` beside every compressible file of `dir`, when they are smaller. */
 async function precompress(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const file = join(entry.parentPath ?? entry.path, entry.name);
     if (!entry.isFile() || !COMPRESSIBLE.has(extname(entry.name)) || entry.name === 'vercel.json') continue;
-    const data = await readFile(file);
-    const br = await brotli(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
-    const gz = await gzipAsync(data, { level: 9 });
-    if (br.length < data.length) await writeFile(`${file}.br`, br);
-    if (gz.length < data.length) await writeFile(`${file}.gz`, gz);
+    await writePrecompressed(file, await readFile(file));
   }
 }
 
