@@ -81,9 +81,13 @@ export async function storedRow(id: string): Promise<StoredRow | null> {
   }
 }
 
-/** An email address no other run used, to find this run's submission. */
+/**
+ * An email address, and a mailbox, no other run used, to find this run's submission. Not a `+tag`: the
+ * server counts mail per mailbox with the tag set aside (server/db/mailbox.ts), so a second run on the same
+ * database (DATABASE_URL) within a day would find `invite@example.com`'s one acknowledgment used.
+ */
 export function uniqueEmail(prefix: string): string {
-  return `${prefix}+${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
+  return `${prefix}-${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
 }
 
 /** Fills the invite form's required fields and consent as a visitor would, by label. */
