@@ -1,20 +1,10 @@
 import { stripVerificationFragment } from '@/utils/verificationFragment';
 
-// The page's entry (index.html). It loads nothing itself: the prerendered page is painted first, then the
-// app (src/hydrate.tsx: React, the router, the app-wide machines, the route's page) is fetched and hydrates
-// it. Left to the preload scanner, the app's 100 KB (gzip) were fetched and evaluated before the first
-// paint whenever the network was fast, so evaluating React held back LCP (DESIGN.md §4: 1.5 s); the
-// visitor already sees the whole page from the HTML, so nothing waits for the app but its controls.
-
-/**
- * Runs `start` once the browser has painted the page: `requestAnimationFrame` runs just before the next
- * frame, and a task queued from it runs after that frame. A hidden tab paints no frame, so it starts at
- * once (https://developer.mozilla.org/en-US/docs/Web/API/Window/requestAnimationFrame).
- */
-function afterFirstPaint(start: () => void): void {
-  if (document.visibilityState === 'hidden') start();
-  else requestAnimationFrame(() => setTimeout(start, 0));
-}
+// The page's entry. In a build it is imported by the page's inline loader once the browser has reported
+// the first contentful paint (scripts/build.mjs `entryLoader`): the prerendered page is whole without it,
+// so nothing of the app competes with that paint. It imports the app (src/hydrate.tsx: React, the router,
+// the app-wide machines, the route's page), which hydrates the page; nothing waits for the app but its
+// controls.
 
 // 11 CCR §7060: a verification link's token leaves the address bar before anything else of the app runs
 // (analytics starts after the load event), on every route; and on each later navigation to a fragment,
@@ -34,7 +24,5 @@ function isTeamPath(pathname: string): boolean {
 // console's with __TEAM_BUILD__ true, and writes it to team.html only): the site's chunks hold nothing of
 // the console's, so no public route's first load changes, and the console's hold nothing of the site's app,
 // so PostHog cannot load on /team. The dev server serves both from this one entry, by the path.
-afterFirstPaint(() => {
-  const app = (import.meta.env.DEV && isTeamPath(window.location.pathname)) || __TEAM_BUILD__ ? import('./app/team/hydrate') : import('./hydrate');
-  app.catch((error: unknown) => console.error('[app] could not be loaded:', error));
-});
+const app = (import.meta.env.DEV && isTeamPath(window.location.pathname)) || __TEAM_BUILD__ ? import('./app/team/hydrate') : import('./hydrate');
+app.catch((error: unknown) => console.error('[app] could not be loaded:', error));

@@ -3,13 +3,15 @@ import { join } from 'node:path';
 
 /**
  * The security headers of every HTML page, defined once. `npm run build` (scripts/build.mjs) computes
- * the inputs (the inlined stylesheet's hash, the origins the page calls) and writes them for static
+ * the inputs (the inlined stylesheets' and entry loaders' hashes, the origins the page calls) and writes them for static
  * hosts as `dist/_headers` (Netlify, Cloudflare Pages) and `dist/vercel.json`; the Sonde server reads
  * `dist/vercel.json` back ({@link readSecurityHeaders}), so every host sends the same headers.
  */
 export interface SecurityHeaderInputs {
   /** `sha256-…` (base64) of each inline `<style>` element's text */
   styleHashes: string[];
+  /** `sha256-…` (base64) of each inline `<script>`'s text: the entry loaders (scripts/build.mjs `entryLoader`) */
+  scriptHashes: string[];
   /** origins the page calls besides its own: submission endpoint, IP lookup, PostHog (spec §7) */
   connectOrigins: string[];
 }
@@ -45,13 +47,13 @@ const HSTS_MAX_AGE_SECONDS = 63_072_000;
 
 /**
  * The headers, as name → value. The Content-Security-Policy has no `unsafe-inline`/`unsafe-eval`:
- * scripts only from the site itself, the inlined stylesheet by its hash, calls only to the site and
+ * scripts only from the site itself and the inline entry loaders by their hashes, the inlined stylesheet by its hash, calls only to the site and
  * `connectOrigins`, no framing, no `<base>`, forms posting only to the site.
  */
 export function securityHeaders(inputs: SecurityHeaderInputs): Record<string, string> {
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self' ${inputs.scriptHashes.map((hash) => `'${hash}'`).join(' ')}`.trim(),
     `style-src 'self' ${inputs.styleHashes.map((hash) => `'${hash}'`).join(' ')}`.trim(),
     "img-src 'self' data:",
     "font-src 'self'",

@@ -38,7 +38,8 @@ test.describe('every route in a real browser', () => {
         expect(response?.status()).toBe(200);
       }
       // spec-independent hardening (server/http/securityHeaders.ts): the page runs under a strict policy
-      expect(response?.headers()['content-security-policy']).toContain("script-src 'self';");
+      // scripts: the site's own files, and the inline entry loader by its hash (scripts/build.mjs entryLoader)
+      expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/]+=*')+;/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
       await expect(page.getByRole('banner')).toBeVisible();
       await expect(page.getByRole('contentinfo')).toBeVisible();

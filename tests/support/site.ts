@@ -7,7 +7,7 @@ import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../../server/
 import { TEAM_AUTH_ATTEMPTS_PER_MINUTE } from '../../server/limits.ts';
 
 /** The headers the stand-in build below was "built" with. */
-export const builtHeaders = securityHeaders({ styleHashes: ['sha256-dGVzdA=='], connectOrigins: ['https://api.ipify.org'] });
+export const builtHeaders = securityHeaders({ styleHashes: ['sha256-dGVzdA=='], scriptHashes: ['sha256-c2NyaXB0'], connectOrigins: ['https://api.ipify.org'] });
 
 /**
  * A small stand-in for `dist/` as scripts/build.mjs writes it: pages, the not-found page, one hashed
