@@ -31,7 +31,6 @@ const LONGEST_FIRST = [
   'tests/server/requests.test.ts',
   'tests/build/site.test.ts',
   'tests/model/teamQueue.model.test.tsx',
-  'tests/server/process.test.ts',
   'tests/server/outbox.test.ts',
   'tests/model/invite.model.test.tsx',
   'tests/server/requestsConcurrency.test.ts',
