@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { defineConfig, mergeConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import viteConfig from './vite.config.ts';
 
 /** The site's test folders, run in jsdom. */
@@ -17,6 +18,38 @@ const filesThatMock = BROWSER_TEST_DIRS.flatMap((dir) =>
     .map((name) => `tests/${dir}/${name}`),
 );
 const browserTests = `tests/{${BROWSER_TEST_DIRS.join(',')}}/**/*.test.{ts,tsx}`;
+
+/**
+ * The files that take longest by the clock, longest first: waits on slow SMTP peers, server and command
+ * processes, production builds, or a long serial walk of model paths. Started first, so that the other
+ * files fill the cores while they wait, instead of the run ending on one of them (Vitest would otherwise
+ * start the projects' files in the order of their names, the node project's last, on a clone without
+ * its cache of durations).
+ */
+const LONGEST_FIRST = [
+  'tests/server/slowMail.test.ts',
+  'tests/server/requests.test.ts',
+  'tests/build/site.test.ts',
+  'tests/model/teamQueue.model.test.tsx',
+  'tests/server/outbox.test.ts',
+  'tests/model/invite.model.test.tsx',
+  'tests/server/requestsConcurrency.test.ts',
+  'tests/server/http.test.ts',
+];
+
+/** Vitest's order, with {@link LONGEST_FIRST} moved to the front. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST_FIRST.indexOf(relative(spec.project.config.root, spec.moduleId).split('\\').join('/'));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    return (await super.sort(files))
+      .map((spec, order) => ({ spec, order }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.order - b.order)
+      .map(({ spec }) => spec);
+  }
+}
 
 export default mergeConfig(
   viteConfig,
@@ -35,6 +68,7 @@ export default mergeConfig(
       // server test waits on a socket, a child process or a slow SMTP peer. One per core, plus one to fill
       // those waits (a percentage is capped at the number of cores: '150%' gave 2 workers on 2 cores).
       maxWorkers: availableParallelism() + 1,
+      sequence: { sequencer: LongestFirst },
       // Explicit includes, so that tests/e2e/*.spec.ts (Playwright) is never picked up (DESIGN.md §3).
       projects: [
         {

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, rowsOf } from '../../server/db/database.ts';
+import { rowsOf } from '../../server/db/database.ts';
 import { vacuumPglite } from '../../server/db/maintenance.ts';
+import { openPglite } from '../support/database.ts';
 
 describe('the vacuum PGlite does not run by itself', () => {
   it('vacuums and analyzes the request tables on PGlite (their statistics exist afterwards)', async () => {
-    const database = await openDatabase({ pgliteDir: 'memory://' });
+    const database = await openPglite(); // a migrated copy, never analyzed
     try {
       const tuples = async () =>
         rowsOf<{ relname: string; reltuples: number }>(

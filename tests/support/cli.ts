@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { inject } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { runRequests } from '../../server/cli/requests.ts';
 
@@ -39,10 +40,12 @@ export interface CliRun {
 /**
  * Runs `server/cli/main.ts` as `npm run requests` does, in a process of its own, with `env` over this
  * process's environment (`DATABASE_URL: ''` for PGlite). Never rejects: a failure is its exit code.
+ * The entry is compiled once for the whole run (tests/support/entries.ts) rather than by tsx in every
+ * process; tests/server/requests.test.ts runs it under tsx too.
  */
 export function cliProcess(argv: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [inject('entries').cli, ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import type { SubmissionBody } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { acceptSubmission, type AcceptSettings } from '../../server/db/submissions.ts';
+import { pooledPglite } from './pglitePool.ts';
 
 /** A database engine the server runs on, and how to open a fresh, empty one of it for a test. */
 export interface TestEngine {
@@ -39,12 +40,15 @@ let pgliteTemplate: Promise<Blob> | undefined;
 
 /**
  * A new in-memory PGlite database with every migration applied: a copy of the one that the global setup
- * (tests/support/globalSetup.ts) migrated, read once per worker. The migrator still runs on the copy
- * and finds nothing to apply.
+ * (tests/support/globalSetup.ts) migrated, read once per worker (the migrator still runs on the copy
+ * and finds nothing to apply), or one that an earlier test closed, emptied to the same state
+ * (tests/support/pglitePool.ts).
  */
 export function openPglite(): Promise<Database> {
-  pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new TarballBlob(new Uint8Array(bytes)));
-  return pgliteTemplate.then((template) => openDatabase({ pgliteDir: 'memory://' }, { pgliteTemplate: template }));
+  return pooledPglite(async () => {
+    pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new TarballBlob(new Uint8Array(bytes)));
+    return openDatabase({ pgliteDir: 'memory://' }, { pgliteTemplate: await pgliteTemplate });
+  });
 }
 
 /**

@@ -3,9 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach } from 'vitest';
+import { afterEach, inject } from 'vitest';
 
-/** The server as a separate Node process (`tsx server/main.ts`, what `npm start` runs after the build). */
+/**
+ * The server as a separate Node process: server/main.ts, what `npm start` runs after the build, compiled
+ * once for the whole run (tests/support/entries.ts) rather than by tsx in every process.
+ */
 export interface ServerProcess {
   child: ChildProcess;
   /** the address it listens on (the `listening` line's `listen`) */
@@ -27,7 +30,7 @@ export interface ServerProcess {
 export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [inject('entries').server], {
     // mail written as .eml files into a directory of the test's own, never .data/mail
     env: { ...inherited, PORT: '0', SONDE_LOG_LEVEL: 'info', SONDE_MAIL_DIR: mkdtempSync(join(tmpdir(), 'sonde-mail-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
