@@ -164,7 +164,7 @@ export async function buildTeamClient({ outDir, logLevel = 'warn' }) {
  * `modulepreload` links, Chrome fetched and ran them before the paint, and Lighthouse's simulation counted
  * them as blocking it (FCP 29 % above the same page without scripts, `npm run bench`). A page that is
  * hidden before it paints never reports the paint: it starts when hidden; a browser without paint timing
- * (https://w3c.github.io/paint-timing/) starts at once, as a module script would.
+ * (https://w3c.github.io/paint-timing/) or PerformanceObserver starts at once, as a module script would.
  * @param {string} entry - the entry chunk's URL, e.g. `/assets/index-….js`
  * @param {string[]} imports - the URLs of the chunks it imports statically, directly or not
  * @returns the script's text (its SHA-256 goes into the Content-Security-Policy)
@@ -177,7 +177,7 @@ const start = () => {
   for (const href of ${JSON.stringify(imports)}) document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href }));
   import(${JSON.stringify(entry)}).catch((error) => console.error('[app] could not be loaded:', error));
 };
-if (document.visibilityState === 'hidden' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) start();
+if (document.visibilityState === 'hidden' || typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) start();
 else {
   new PerformanceObserver((list, observer) => {
     if (list.getEntriesByName('first-contentful-paint').length === 0) return;
