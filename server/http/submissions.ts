@@ -4,6 +4,7 @@ import { MAX_BODY_BYTES } from '#shared/submission';
 import { DeadlineError, withDeadline } from '../db/deadline.ts';
 import { createSubmissionWriter } from '../db/groupCommit.ts';
 import { sqlStateOf } from '../db/submissions.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -143,6 +144,8 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
             logger.warn({ err: error }, 'submission refused by the database: a value it cannot store');
             return problem(c, 400, 'Body holds a value that cannot be stored');
           }
+          // A database that cannot be reached for now: the app's one answer for it (503, Retry-After).
+          if (isDatabaseUnavailable(error)) throw error;
           logger.error({ err: error }, 'submission could not be stored');
           return problem(c, 500, 'Submission could not be stored');
         }

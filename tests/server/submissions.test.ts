@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES, TEXT_LIMITS } from '#shared/submission';
 import { createApp } from '../../server/http/app.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../../server/limits.ts';
+import { DATABASE_UNAVAILABLE_RETRY_AFTER_S, IDEMPOTENCY_KEY_MAX_LENGTH, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../support/server.ts';
@@ -148,6 +148,16 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: 'Submission could not be stored' });
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  });
+
+  it('answers 503 with Retry-After, as every API route does, when the database cannot be reached, and the server stays up', async () => {
+    await database.close();
+    const response = await post(submissionBody());
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe(String(DATABASE_UNAVAILABLE_RETRY_AFTER_S));
+    expect(await response.json()).toEqual({ error: 'The database is not available; try again in a few seconds' });
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(503);
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 
   it('logs a database refusal without the statement, its parameters or the row: no name, email or IP at any level', async () => {
