@@ -169,7 +169,7 @@ export async function buildTeamClient({ outDir, logLevel = 'warn' }) {
  * @param {string[]} imports - the URLs of the chunks it imports statically, directly or not
  * @returns the script's text (its SHA-256 goes into the Content-Security-Policy)
  */
-export function entryLoader(entry, imports) {
+function entryLoader(entry, imports) {
   return `let started = false;
 const start = () => {
   if (started) return;
