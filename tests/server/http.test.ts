@@ -392,7 +392,7 @@ describe('GET /api/health', () => {
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ status: 'error', database: 'unreachable' });
     const submit = await post(server);
-    expect(submit.status).toBe(500);
+    expect(submit.status).toBe(503); // the app's one answer to a database that cannot be reached, as on every API route
   });
 
   it('answers any other method than GET and HEAD with 405 and Allow, as every API route does', async () => {
