@@ -78,6 +78,12 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 /** How often the server deletes what the privacy policy's retention periods have passed, in ms (once a day). */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60_000;
 
+/**
+ * How often a server on PGlite checks whether a request table changed enough to be analyzed again, in ms
+ * (server/db/maintenance.ts `analyzePglite`): autovacuum's default naptime, one minute.
+ */
+export const ANALYZE_CHECK_INTERVAL_MS = 60_000;
+
 /** A webhook delivery's POST is aborted after this long, in ms. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
 

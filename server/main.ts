@@ -8,6 +8,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import {
   HEADERS_TIMEOUT_MS,
   PURGE_INTERVAL_MS,
+  ANALYZE_CHECK_INTERVAL_MS,
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
   TIMEOUT_CHECK_INTERVAL_MS,
@@ -20,7 +21,7 @@ import { webhookChannel } from './outbox/webhook.ts';
 import { eventChannel } from './outbox/events.ts';
 import { commandNameOf, runRequests } from './cli/requests.ts';
 import { purgeExpired, requesterExport } from './db/retention.ts';
-import { vacuumPglite } from './db/maintenance.ts';
+import { analyzePglite, vacuumPglite } from './db/maintenance.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './cli/teamChannel.ts';
 import { issueVerificationToken } from './db/verificationLinks.ts';
 
@@ -114,6 +115,12 @@ export async function startServer(
   void purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
+  // Between the daily vacuums, autovacuum's analyze rule, on PGlite only (server/db/maintenance.ts).
+  const analyzeTimer =
+    database.engine === 'pglite'
+      ? setInterval(() => void analyzePglite(database).catch((err: unknown) => logger.error({ err }, 'analyze failed')), ANALYZE_CHECK_INTERVAL_MS)
+      : undefined;
+  analyzeTimer?.unref();
   // The team's command line on PGlite: only this process may open the directory, so it runs the
   // commands it is sent, each as one transaction of its own PGlite (server/cli/teamChannel.ts).
   let team: TeamChannel | undefined;
@@ -155,6 +162,7 @@ export async function startServer(
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(purgeTimer);
+      clearInterval(analyzeTimer);
       const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), team?.close()]);
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());

@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import { rowsOf, type Database } from './database.ts';
 import { deliveries, privacyRecords, submissions, timeline } from './schema.ts';
 
-/** The tables that grow with the requests: vacuumed and analyzed once they hold rows ({@link vacuumPglite}). */
+/** The tables that grow with the requests: vacuumed and analyzed once they hold rows ({@link vacuumPglite}, {@link analyzePglite}). */
 const GROWING_TABLES = [submissions, privacyRecords, timeline, deliveries] as const;
 
 /**
@@ -34,4 +34,44 @@ export async function vacuumPglite(database: Pick<Database, 'db' | 'engine'>): P
     if (held?.rows) await database.db.execute(sql`vacuum (analyze) ${table}`);
   }
   return true;
+}
+
+/**
+ * PostgreSQL's autovacuum analyze rule (`autovacuum_analyze_threshold` + `autovacuum_analyze_scale_factor`
+ * × rows, its defaults: https://www.postgresql.org/docs/current/routine-vacuuming.html#AUTOVACUUM): a
+ * table is analyzed again once more rows than this changed since its last analyze.
+ */
+export const ANALYZE_THRESHOLD_ROWS = 50;
+/** @see {@link ANALYZE_THRESHOLD_ROWS}: the share of a table's rows, 10 % */
+export const ANALYZE_SCALE_FACTOR = 0.1;
+
+/**
+ * What autovacuum's analyze does between the daily {@link vacuumPglite} runs, for PGlite: each table that
+ * grows with the requests is analyzed once the rows changed since its last analyze pass
+ * {@link ANALYZE_THRESHOLD_ROWS} + {@link ANALYZE_SCALE_FACTOR} × the rows it held then. PGlite's one
+ * connection caches accept_submission's plans, and a new analyze makes it plan them again: without it, a
+ * table analyzed with a few rows would be planned as that small until the next day, however much it grew.
+ * A table that never held a row is left alone, as {@link vacuumPglite} leaves it.
+ *
+ * The counts come from the cumulative statistics (`pg_stat_user_tables.n_mod_since_analyze`), which the
+ * one process publishes lazily: they are flushed first (`pg_stat_force_next_flush`). The server calls it
+ * every `ANALYZE_CHECK_INTERVAL_MS` (server/limits.ts) on PGlite.
+ * @returns the names of the tables analyzed (none on PostgreSQL, whose autovacuum does this itself)
+ * @throws the driver's error when a statement fails
+ */
+export async function analyzePglite(database: Pick<Database, 'db' | 'engine'>): Promise<string[]> {
+  if (database.engine !== 'pglite') return [];
+  await database.db.execute(sql`select pg_stat_force_next_flush()`);
+  const names = GROWING_TABLES.map((table) => getTableName(table));
+  const due = rowsOf<{ relname: string }>(
+    await database.db.execute(sql`
+      select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.relname in ${names}
+        and s.n_mod_since_analyze > ${ANALYZE_THRESHOLD_ROWS} + ${ANALYZE_SCALE_FACTOR} * greatest(c.reltuples, 0)
+      order by s.relname`),
+  ).map((row) => row.relname);
+  for (const table of GROWING_TABLES) {
+    if (due.includes(getTableName(table))) await database.db.execute(sql`analyze ${table}`);
+  }
+  return due;
 }

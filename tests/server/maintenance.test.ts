@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../server/db/database.ts';
-import { vacuumPglite } from '../../server/db/maintenance.ts';
+import { ANALYZE_SCALE_FACTOR, ANALYZE_THRESHOLD_ROWS, analyzePglite, vacuumPglite } from '../../server/db/maintenance.ts';
 import { acceptSubmissions } from '../../server/db/submissions.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 import { openPglite } from '../support/database.ts';
@@ -37,5 +37,51 @@ describe('the vacuum PGlite does not run by itself', () => {
   it('does nothing on PostgreSQL, whose autovacuum runs by itself', async () => {
     const untouched = new Proxy({}, { get: () => { throw new Error('the database was used'); } });
     expect(await vacuumPglite({ engine: 'postgres', db: untouched as never })).toBe(false);
+  });
+});
+
+describe('the analyze PGlite does not run by itself', () => {
+  const settings = { limitPerWindow: 10, windowMs: 60_000, announce: true };
+  const store = (database: Awaited<ReturnType<typeof openPglite>>, count: number, from: number) =>
+    acceptSubmissions(
+      database.db,
+      Array.from({ length: count }, (_, i) => ({ body: submissionBody(), idempotencyKey: null, clientIp: `10.0.${(from + i) >> 8}.${(from + i) & 255}` })),
+      settings,
+    );
+
+  it("analyzes a request table once more rows than autovacuum's rule changed since its last analyze, and not before", async () => {
+    const database = await openPglite();
+    try {
+      const tuples = async (name: string) =>
+        Number(rowsOf<{ reltuples: number }>(await database.db.execute(sql`select reltuples from pg_class where relname = ${name}`))[0]?.reltuples);
+      expect(await analyzePglite(database)).toEqual([]); // nothing changed: empty tables stay unanalyzed
+      expect(await tuples('submissions')).toBe(-1);
+
+      // 50 changed rows: not more than the threshold
+      await store(database, ANALYZE_THRESHOLD_ROWS, 0);
+      expect(await analyzePglite(database)).toEqual([]);
+      expect(await tuples('submissions')).toBe(-1);
+
+      // one more: each stored request and its announcement (deliveries) are analyzed, and planned as they are
+      await store(database, 1, 50);
+      expect(await analyzePglite(database)).toEqual(['deliveries', 'submissions']);
+      expect(await tuples('submissions')).toBe(51);
+      expect(await analyzePglite(database)).toEqual([]);
+
+      // the next analyze waits for 50 + 10 % of the 51 rows (55.1) changed rows
+      await store(database, 55, 51);
+      expect(await analyzePglite(database)).toEqual([]);
+      await store(database, 1, 106);
+      expect(await analyzePglite(database)).toEqual(['deliveries', 'submissions']);
+      expect(await tuples('submissions')).toBe(107);
+      expect(ANALYZE_SCALE_FACTOR).toBe(0.1);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('does nothing on PostgreSQL, whose autovacuum runs by itself', async () => {
+    const untouched = new Proxy({}, { get: () => { throw new Error('the database was used'); } });
+    expect(await analyzePglite({ engine: 'postgres', db: untouched as never })).toEqual([]);
   });
 });
