@@ -43,6 +43,7 @@ DECLARE
   v_key text;
   v_waiting uuid;
   v_slot timestamptz;
+  v_mailbox text;
 BEGIN
   IF p_key IS NOT NULL THEN
     SELECT s.id, s.body_sha256 INTO existing_id, existing_sha FROM submissions s WHERE s.idempotency_key = p_key;
@@ -59,8 +60,9 @@ BEGIN
     RETURN NEXT;
     RETURN;
   END IF;
+  v_mailbox := mailbox_of(p_email);
   INSERT INTO submissions (kind, idempotency_key, body_sha256, email, mailbox, client_key, body, due_at, review_state)
-    VALUES (p_kind, p_key, p_sha, p_email, mailbox_of(p_email), p_client, p_body,
+    VALUES (p_kind, p_key, p_sha, p_email, v_mailbox, p_client, p_body,
             CASE WHEN p_kind = 'privacy' THEN now() + make_interval(days => p_due_days) END,
             CASE WHEN p_kind = 'invite' THEN 'received' END)
     ON CONFLICT (idempotency_key) DO NOTHING
@@ -78,7 +80,7 @@ BEGIN
   IF new_id IS NOT NULL AND p_mail THEN
     v_message := CASE WHEN p_kind = 'privacy' THEN 'privacy-confirmation' ELSE 'invite-acknowledgment' END;
     v_limit := CASE WHEN p_kind = 'privacy' THEN p_confirm_limit ELSE p_ack_limit END;
-    v_key := encode(sha256(convert_to(mailbox_of(p_email), 'UTF8')), 'hex');
+    v_key := encode(sha256(convert_to(v_mailbox, 'UTF8')), 'hex');
     IF v_message = 'privacy-confirmation' THEN
       SELECT d.id INTO v_waiting FROM deliveries d
         WHERE d.mailbox_sha256 = v_key AND d.message = v_message AND d.delivered_at IS NULL AND d.failed_at IS NULL
