@@ -21,10 +21,11 @@ const browserTests = `tests/{${BROWSER_TEST_DIRS.join(',')}}/**/*.test.{ts,tsx}`
 
 /**
  * The files that take longest by the clock, longest first: waits on slow SMTP peers, server and command
- * processes, production builds, or a long serial walk of model paths. Started first, so that the other
- * files fill the cores while they wait, instead of the run ending on one of them (Vitest would otherwise
- * start the projects' files in the order of their names, the node project's last, on a clone without
- * its cache of durations).
+ * processes, production builds, fresh PGlite directories, or a long serial walk of model paths. Started
+ * first, so that the other files fill the cores while they wait, instead of the run ending on one of them
+ * (Vitest would otherwise start the projects' files in the order of their names, the node project's last,
+ * on a clone without its cache of durations: the server's process and migration files, 20 s each, then
+ * began after 150 s and the run ended on them alone).
  */
 const LONGEST_FIRST = [
   'tests/server/slowMail.test.ts',
@@ -33,8 +34,14 @@ const LONGEST_FIRST = [
   'tests/model/teamQueue.model.test.tsx',
   'tests/server/outbox.test.ts',
   'tests/model/invite.model.test.tsx',
+  'tests/server/process.test.ts',
+  'tests/model/privacyRequest.model.test.tsx',
   'tests/server/requestsConcurrency.test.ts',
+  'tests/server/migrations.test.ts',
   'tests/server/http.test.ts',
+  'tests/views/inviteForm.test.tsx',
+  'tests/model/consent.model.test.tsx',
+  'tests/server/mail.test.ts',
 ];
 
 /** Vitest's order, with {@link LONGEST_FIRST} moved to the front. */

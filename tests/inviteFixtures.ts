@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/dom';
 import type { UserEvent } from '@testing-library/user-event';
 import type { InvitePayload } from '#shared/submission';
+import { getAllByRoleNamed } from './support/named';
 
 /** What a visitor types in the invite form in most tests. */
 export const visitor = {
@@ -28,19 +29,22 @@ export function inviteFormElement(): HTMLElement {
 
 /** Fills the required fields (and ticks consent) as a visitor would. */
 export async function fillRequiredInviteFields(user: UserEvent, answers: Partial<typeof visitor> = {}) {
-  const form = within(inviteFormElement());
+  const formElement = inviteFormElement();
   const values = { ...visitor, ...answers };
-  // Every field is found before the first keystroke: typing re-renders the form, which empties jsdom's
-  // cache of computed styles, and each look-up by role and name would compute them all again.
-  const fields: Array<[HTMLElement, string]> = [
-    [form.getByRole('textbox', { name: 'Full name' }), values.fullName],
-    [form.getByRole('textbox', { name: 'Work email' }), values.workEmail],
-    [form.getByRole('textbox', { name: 'Role / title' }), values.roleTitle],
-    [form.getByRole('textbox', { name: 'Company' }), values.companyName],
-    [form.getByRole('textbox', { name: 'What will you build with Sonde?' }), values.useCaseDescription],
-    [form.getByRole('textbox', { name: 'Estimated monthly queries' }), values.estimatedMonthlyQueries],
-    [form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }), values.peakQPS],
+  // Every field is found before the first keystroke, in one pass: typing re-renders the form, which
+  // empties jsdom's cache of computed styles, and each look-up by role and name would compute them all again.
+  const answered: Array<[string, string]> = [
+    ['Full name', values.fullName],
+    ['Work email', values.workEmail],
+    ['Role / title', values.roleTitle],
+    ['Company', values.companyName],
+    ['What will you build with Sonde?', values.useCaseDescription],
+    ['Estimated monthly queries', values.estimatedMonthlyQueries],
+    ['Peak queries per second (QPS)', values.peakQPS],
   ];
+  const boxes = getAllByRoleNamed(formElement, 'textbox', answered.map(([name]) => name));
+  const fields = answered.map(([, value], at) => [boxes[at]!, value] as const);
+  const form = within(formElement);
   const consent = form.getByRole('checkbox', {
     name: 'I agree to be contacted about the beta and accept the trial terms/privacy policy.',
   });

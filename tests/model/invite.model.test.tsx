@@ -9,6 +9,7 @@ import { describeModel } from './runner';
 import { expectDraft, expectOutbox } from './formExpectations';
 import { elapse } from './steps';
 import { heldStorageWrites } from '../support/heldStorage';
+import { getAllByRoleNamed } from '../support/named';
 import type * as OutboxStore from '@/services/outboxStore';
 
 // The form's storage write of a kept request is held until the path's `done: keepRequest` step, so that
@@ -32,9 +33,10 @@ function autofillAndSubmit() {
     ['Estimated monthly queries', visitor.estimatedMonthlyQueries],
     ['Peak queries per second (QPS)', visitor.peakQPS],
   ];
-  // Every field is found before the first input: an input re-renders the form, which empties jsdom's
-  // cache of computed styles, and each look-up by role and name would compute them all again.
-  const fields = answers.map(([label, value]) => [form.getByRole('textbox', { name: label }), value] as const);
+  // Every field is found before the first input, in one pass: an input re-renders the form, which empties
+  // jsdom's cache of computed styles, and each look-up by role and name would compute them all again.
+  const boxes = getAllByRoleNamed(inviteFormElement(), 'textbox', answers.map(([label]) => label));
+  const fields = answers.map(([, value], at) => [boxes[at]!, value] as const);
   const consent = form.getByRole('checkbox', { name: /I agree to be contacted/ });
   for (const [field, value] of fields) fireEvent.input(field, { target: { value } });
   fireEvent.click(consent);

@@ -9,6 +9,7 @@ import { describeModel } from './runner';
 import { expectDraft, expectOutbox } from './formExpectations';
 import { elapse } from './steps';
 import { heldStorageWrites } from '../support/heldStorage';
+import { getAllByRoleNamed } from '../support/named';
 import type * as OutboxStore from '@/services/outboxStore';
 
 // The form's storage write of a kept request is held until the path's `done: keepRequest` step, so that
@@ -34,16 +35,14 @@ async function fillIn(user: UserEvent) {
 }
 
 /**
- * The fields the model's answers go into, found together: an input re-renders the form, which empties
- * jsdom's cache of computed styles, and each look-up by role and name would compute them all again.
+ * The fields the model's answers go into, found together (the text fields in one pass): an input
+ * re-renders the form, which empties jsdom's cache of computed styles, and each look-up by role and name
+ * would compute them all again.
  */
 function fields() {
-  const inForm = form();
-  return {
-    fullName: inForm.getByRole('textbox', { name: 'Full name' }),
-    email: inForm.getByRole('textbox', { name: 'Email' }),
-    deletion: inForm.getByRole('checkbox', { name: 'Delete' }),
-  };
+  const formElement = screen.getByRole('form', { name: 'Privacy rights request' });
+  const [fullName, email] = getAllByRoleNamed(formElement, 'textbox', ['Full name', 'Email']);
+  return { fullName: fullName!, email: email!, deletion: within(formElement).getByRole('checkbox', { name: 'Delete' }) };
 }
 
 describeModel(privacyRequestModel, {
