@@ -257,7 +257,9 @@ describe('a client that goes away midway', () => {
         }, 200);
       });
     }
-    await settle();
+    // each is logged once the server sees its socket close: waited for, not guessed (a loaded machine takes longer)
+    await expect.poll(() => lines.filter((line) => line.includes('submission body not received whole')).length, { timeout: 10_000 }).toBe(2);
+    await settle(); // nothing more comes after them
     expect(lines.filter((line) => line.includes('"level":50'))).toEqual([]);
     expect(lines.filter((line) => line.includes('submission body not received whole'))).toHaveLength(2);
     expect((await submitFrom(server, '127.0.0.1')).status).toBe(201); // no upload place was left taken
