@@ -1,13 +1,13 @@
 import { UNKNOWN_ERROR_MESSAGE } from '@/services/submission';
 import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
-import { clientIpRegion, draftRegion } from './formRegions';
+import { awaitingClientIpState, clientIpRegion, draftRegion, honeypotTransition, keepingState } from './formStates';
 
 export type { FormSubmissionContext as InviteContext, FormSubmissionEvent as InviteEvent } from './formSubmission';
 
 /**
  * Spec §4 invite form: idle → submitting → submitted, then /thank-you whether or not the call succeeded
  * (spec §8: the error is kept and logged, not shown). The `form` region is here, the `clientIp` and `draft`
- * regions in machines/formRegions.ts; the implementations are named in machines/formSubmission.ts, and the
+ * regions in machines/formStates.ts; the implementations are named in machines/formSubmission.ts, and the
  * view provides `goToThankYou` and `handOverToConsent`.
  */
 export const inviteMachine = formSubmissionSetup.createMachine({
@@ -26,12 +26,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
           description: 'The form is filled in; the browser enforces spec §5 before form.submit is sent.',
           on: {
             'form.submit': [
-              {
-                guard: 'isTrapFilled',
-                target: 'submitted',
-                actions: 'logTrap',
-                description: 'The honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
-              },
+              honeypotTransition,
               { target: 'submitting', actions: 'storePayload', description: 'Spec §4: idle, then submitting.' },
             ],
           },
@@ -40,14 +35,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
           description: "Spec §4: the button reads 'Submitting...' and is disabled; further presses send nothing.",
           initial: 'awaitingClientIp',
           states: {
-            awaitingClientIp: {
-              description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
-              always: {
-                guard: 'isClientIpSettled',
-                target: 'sending',
-                description: 'The IP lookup has answered or timed out (at once when it already had).',
-              },
-            },
+            awaitingClientIp: awaitingClientIpState,
             sending: {
               description:
                 "Spec §7.1: POST {event: 'invite_request', data: payload + metadata}. Spec §4: stores 'accepted' and sends the analytics event.",
@@ -84,28 +72,12 @@ export const inviteMachine = formSubmissionSetup.createMachine({
                 },
               },
             },
-            keeping: {
+            keeping: keepingState('#invite.form.submitted', {
               description:
                 "Spec §4, §8: the request is written to the browser's storage before the visitor is sent to /thank-you, so that closing the tab as it shows loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
-              invoke: {
-                id: 'keepRequest',
-                src: 'keepRequest',
-                input: ({ context }) => context.kept,
-                onDone: {
-                  target: '#invite.form.submitted',
-                  actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
-                  description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; the visitor goes to /thank-you.',
-                },
-              },
-              after: {
-                keepRequestTimeout: {
-                  target: '#invite.form.submitted',
-                  actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
-                  description:
-                    "Spec §4: navigate whatever the result. The write has not finished within 1 s: logged, the outbox of this page takes the request, and the visitor goes to /thank-you.",
-                },
-              },
-            },
+              stored: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; the visitor goes to /thank-you.',
+              timedOut: "Spec §4: navigate whatever the result. The write has not finished within 1 s: logged, the outbox of this page takes the request, and the visitor goes to /thank-you.",
+            }),
           },
         },
         submitted: {

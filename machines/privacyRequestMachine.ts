@@ -1,5 +1,5 @@
 import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
-import { clientIpRegion, draftRegion } from './formRegions';
+import { awaitingClientIpState, clientIpRegion, draftRegion, honeypotTransition, keepingState } from './formStates';
 
 export type { FormSubmissionContext as PrivacyRequestContext, FormSubmissionEvent as PrivacyRequestEvent } from './formSubmission';
 
@@ -26,12 +26,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
           description: 'The form is filled in; the error of a failed attempt, if any, is shown in a red box.',
           on: {
             'form.submit': [
-              {
-                guard: 'isTrapFilled',
-                target: 'submitted',
-                actions: 'logTrap',
-                description: 'The honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
-              },
+              honeypotTransition,
               {
                 target: 'submitting',
                 actions: ['clearError', 'storePayload'],
@@ -44,14 +39,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
           description: 'The submit button is disabled and says so; further presses send nothing.',
           initial: 'awaitingClientIp',
           states: {
-            awaitingClientIp: {
-              description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
-              always: {
-                guard: 'isClientIpSettled',
-                target: 'sending',
-                description: 'The IP lookup has answered or timed out (at once when it already had).',
-              },
-            },
+            awaitingClientIp: awaitingClientIpState,
             sending: {
               description: 'Spec §3, §7.1: sent as an invite request, through the same call as the invite form.',
               entry: ['assembleSubmission', 'saveBrowserId'],
@@ -87,27 +75,12 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
                 },
               },
             },
-            keeping: {
+            keeping: keepingState('#privacyRequest.form.idle', {
               description:
                 "Spec §4, §8: the request is written to the browser's storage before the red box says it is saved, so that closing the tab then loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
-              invoke: {
-                id: 'keepRequest',
-                src: 'keepRequest',
-                input: ({ context }) => context.kept,
-                onDone: {
-                  target: '#privacyRequest.form.idle',
-                  actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
-                  description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; back to idle with the error shown.',
-                },
-              },
-              after: {
-                keepRequestTimeout: {
-                  target: '#privacyRequest.form.idle',
-                  actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
-                  description: 'Spec §8: the write has not finished within 1 s: logged, the outbox of this page takes the request, and the error is shown.',
-                },
-              },
-            },
+              stored: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; back to idle with the error shown.',
+              timedOut: 'Spec §8: the write has not finished within 1 s: logged, the outbox of this page takes the request, and the error is shown.',
+            }),
           },
         },
         submitted: {

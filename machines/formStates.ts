@@ -1,9 +1,10 @@
 import { formSubmissionSetup } from './formSubmission';
 
 /**
- * The two regions that run beside each form machine's `form` region, the same in both form machines
- * (machines/inviteMachine.ts, machines/privacyRequestMachine.ts): the client IP lookup (spec §7.2) and the
- * draft kept for this tab. Each machine places them in its own parallel chart, next to its `form` region.
+ * The states the two form machines (machines/inviteMachine.ts, machines/privacyRequestMachine.ts) have in
+ * common: the two regions beside each `form` region, the client IP lookup (spec §7.2) and the draft kept for
+ * this tab, and the parts of `form` that do not depend on what follows a submission. Each machine places
+ * them in its own chart, where what differs (targets, descriptions) is written.
  */
 
 /**
@@ -82,6 +83,57 @@ export function draftRegion(form: string) {
             description: 'Focus left the form (a link, another window): the draft is kept at once.',
           },
         },
+      },
+    },
+  });
+}
+
+/**
+ * Spec §4, §8: the `form.submit` transition taken first from each form's `idle`: the honeypot field was
+ * filled (`isTrapFilled`), so nothing is sent; logged, then `submitted`, as for anyone.
+ */
+export const honeypotTransition = {
+  guard: 'isTrapFilled',
+  target: 'submitted',
+  actions: 'logTrap',
+  description: 'The honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
+} as const;
+
+/** The first state of each form's `submitting`: waits (eventless) until the `clientIp` region is settled, then `sending`. */
+export const awaitingClientIpState = formSubmissionSetup.createStateConfig({
+  description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
+  always: {
+    guard: 'isClientIpSettled',
+    target: 'sending',
+    description: 'The IP lookup has answered or timed out (at once when it already had).',
+  },
+});
+
+/**
+ * Spec §4, §8: the `keeping` state of each form's `submitting`. Writes `context.kept` to the browser's
+ * storage (`keepRequest`, never rejects), then hands it to the page's outbox (`keepForRetry`) and goes to
+ * `then` (a state id, e.g. `#invite.form.submitted`); after `keepRequestTimeout` (1000 ms) it logs and does
+ * the same without waiting longer. `text` holds what each form's chart says of the state and of its two
+ * transitions, which differ with what follows.
+ */
+export function keepingState(then: string, text: { description: string; stored: string; timedOut: string }) {
+  return formSubmissionSetup.createStateConfig({
+    description: text.description,
+    invoke: {
+      id: 'keepRequest',
+      src: 'keepRequest',
+      input: ({ context }) => context.kept,
+      onDone: {
+        target: then,
+        actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
+        description: text.stored,
+      },
+    },
+    after: {
+      keepRequestTimeout: {
+        target: then,
+        actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
+        description: text.timedOut,
       },
     },
   });
