@@ -1,7 +1,7 @@
 import { TeamApiError } from '@/services/teamApi';
 
 // What the console's machines (machines/team*Machine.ts) share about the team's calls: how a failure is
-// told to the member, and which failure ends the session. Implementations only, no chart.
+// told to the member, which failure ends the session, and the transition each of their calls takes then.
 
 /** Said when a call got no answer: offline, or the server unreachable or too slow. */
 export const TEAM_OFFLINE_ERROR = 'The server could not be reached. Check your connection and try again.';
@@ -48,4 +48,22 @@ export function refusalsOf(error: unknown): string[] {
  */
 export function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
   return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
+}
+
+/** What an invoked call's `onError` hands a transition's params: the call's rejection. */
+type CallFailure = { event: { error: unknown } };
+
+/**
+ * The first `onError` transition of each call a console machine invokes: the call answered 401 (the
+ * machine's `sessionEnded` guard), so its message is stored (`storeError`, TEAM_SESSION_ENDED_ERROR),
+ * the session is told (`endSession`, provided by the view) and the machine goes to `target`, its
+ * `failed` state. The machine's `setup` names the guard and both actions.
+ */
+export function sessionEndedTransition(target = 'failed', description = '401: the session ended.') {
+  return {
+    guard: { type: 'sessionEnded' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
+    target,
+    actions: [{ type: 'storeError' as const, params: ({ event }: CallFailure) => ({ error: event.error }) }, 'endSession' as const],
+    description,
+  };
 }
