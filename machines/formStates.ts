@@ -114,9 +114,10 @@ export const awaitingClientIpState = formSubmissionSetup.createStateConfig({
  * storage (`keepRequest`, never rejects), then hands it to the page's outbox (`keepForRetry`) and goes to
  * `then` (a state id, e.g. `#invite.form.submitted`); after `keepRequestTimeout` (1000 ms) it logs and does
  * the same without waiting longer. `text` holds what each form's chart says of the state and of its two
- * transitions, which differ with what follows.
+ * transitions, which differ with what follows: plain `description: '…'` properties, so that the
+ * production build leaves them out as it does every description (vite.config.ts).
  */
-export function keepingState(then: string, text: { description: string; stored: string; timedOut: string }) {
+export function keepingState(then: string, text: { description: string; onDone: { description: string }; after: { description: string } }) {
   return formSubmissionSetup.createStateConfig({
     description: text.description,
     invoke: {
@@ -126,14 +127,14 @@ export function keepingState(then: string, text: { description: string; stored: 
       onDone: {
         target: then,
         actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
-        description: text.stored,
+        ...text.onDone,
       },
     },
     after: {
       keepRequestTimeout: {
         target: then,
         actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
-        description: text.timedOut,
+        ...text.after,
       },
     },
   });

@@ -75,8 +75,11 @@ export const inviteMachine = formSubmissionSetup.createMachine({
             keeping: keepingState('#invite.form.submitted', {
               description:
                 "Spec §4, §8: the request is written to the browser's storage before the visitor is sent to /thank-you, so that closing the tab as it shows loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
-              stored: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; the visitor goes to /thank-you.',
-              timedOut: "Spec §4: navigate whatever the result. The write has not finished within 1 s: logged, the outbox of this page takes the request, and the visitor goes to /thank-you.",
+              onDone: { description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; the visitor goes to /thank-you.' },
+              after: {
+                description:
+                  "Spec §4: navigate whatever the result. The write has not finished within 1 s: logged, the outbox of this page takes the request, and the visitor goes to /thank-you.",
+              },
             }),
           },
         },

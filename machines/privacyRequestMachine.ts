@@ -78,8 +78,8 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
             keeping: keepingState('#privacyRequest.form.idle', {
               description:
                 "Spec §4, §8: the request is written to the browser's storage before the red box says it is saved, so that closing the tab then loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
-              stored: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; back to idle with the error shown.',
-              timedOut: 'Spec §8: the write has not finished within 1 s: logged, the outbox of this page takes the request, and the error is shown.',
+              onDone: { description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; back to idle with the error shown.' },
+              after: { description: 'Spec §8: the write has not finished within 1 s: logged, the outbox of this page takes the request, and the error is shown.' },
             }),
           },
         },

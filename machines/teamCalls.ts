@@ -41,29 +41,23 @@ export function refusalsOf(error: unknown): string[] {
   return error.refusals.length > 0 ? [...error.refusals] : [error.message];
 }
 
-/**
- * `call`, except that once `signal` aborted (its actor was stopped) it never settles: under React's
- * StrictMode, @xstate/react stops an actor and starts it again, and the first call's abort must not
- * reach the restarted actor as a failure (as machines/verifyMachine.ts does).
- */
-export function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
-  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
-}
-
 /** What an invoked call's `onError` hands a transition's params: the call's rejection. */
 type CallFailure = { event: { error: unknown } };
 
 /**
  * The first `onError` transition of each call a console machine invokes: the call answered 401 (the
  * machine's `sessionEnded` guard), so its message is stored (`storeError`, TEAM_SESSION_ENDED_ERROR),
- * the session is told (`endSession`, provided by the view) and the machine goes to `target`, its
- * `failed` state. The machine's `setup` names the guard and both actions.
+ * the session is told (`endSession`, provided by the view) and the machine goes to its `failed` state.
+ * The machine's `setup` names the guard and both actions. `overrides` sets another target (a state id
+ * from a nested state) or another description, as a plain `description: '…'` property so that the
+ * production build leaves it out as it does every description (vite.config.ts).
  */
-export function sessionEndedTransition(target = 'failed', description = '401: the session ended.') {
+export function sessionEndedTransition(overrides: { target?: string; description?: string } = {}) {
   return {
     guard: { type: 'sessionEnded' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
-    target,
+    target: 'failed',
     actions: [{ type: 'storeError' as const, params: ({ event }: CallFailure) => ({ error: event.error }) }, 'endSession' as const],
-    description,
+    description: '401: the session ended.',
+    ...overrides,
   };
 }

@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { addCohort, fetchCohorts, TeamApiError } from '@/services/teamApi';
 import type { Cohort } from '#shared/team';
-import { problemText, sessionEnded, sessionEndedTransition, unlessAborted } from './teamCalls';
+import { problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** A new cohort as the form sends it; `capacity` null: no limit. */
 export interface NewCohort {

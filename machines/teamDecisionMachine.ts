@@ -2,7 +2,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import { decide, previewMails, takePrivacyStep } from '@/services/teamApi';
 import type { MailPreview, PreviewRequest } from '#shared/team';
 import { chartsAllow, type DecisionDraft, type DecisionTarget } from './teamDecisions';
-import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition, unlessAborted } from './teamCalls';
+import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** A decision as the member fills it in, and a request it is about (./teamDecisions.ts). */
 export type { DecisionDraft, DecisionTarget };

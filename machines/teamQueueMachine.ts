@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { fetchCohorts, fetchQueue, queueCsvUrl } from '@/services/teamApi';
 import type { Cohort, QueueFilters, QueuePage, QueueState, RequestSummary } from '#shared/team';
-import { problemText, sessionEnded, sessionEndedTransition, unlessAborted } from './teamCalls';
+import { problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** The text search waits this many ms after the last keystroke before the queue is asked again. */
 export const QUEUE_SEARCH_DEBOUNCE_MS = 250;
@@ -172,7 +173,7 @@ export const teamQueueMachine = setup({
         input: ({ context }) => ({ filters: context.filters }),
         onDone: { target: 'ready', actions: { type: 'storeFirstPage', params: ({ event }) => event.output }, description: 'The first page and the counts are shown.' },
         onError: [
-          sessionEndedTransition('failed', '401: the session ended; the console asks the member to sign in again.'),
+          sessionEndedTransition({ description: '401: the session ended; the console asks the member to sign in again.' }),
           { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: said, with a way to try again.' },
         ],
       },

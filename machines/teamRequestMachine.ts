@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { addNote, fetchCohorts, fetchRequest } from '@/services/teamApi';
 import type { Cohort, RequestDetail } from '#shared/team';
-import { notFound, problemText, sessionEnded, sessionEndedTransition, unlessAborted } from './teamCalls';
+import { notFound, problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** Which request the page shows: its id, from the address (`/team/requests/:id`). */
 export interface TeamRequestInput {
@@ -99,7 +100,7 @@ export const teamRequestMachine = setup({
             input: ({ context, event }) => ({ id: context.id, text: event.type === 'note.add' ? event.text : '' }),
             onDone: { target: '#teamRequest.loading', actions: 'noteAdded', description: 'Added: the box is emptied and the timeline loaded again.' },
             onError: [
-              sessionEndedTransition('#teamRequest.failed'),
+              sessionEndedTransition({ target: '#teamRequest.failed' }),
               {
                 target: 'idle',
                 actions: { type: 'storeNoteError', params: ({ event }) => ({ error: event.error }) },

@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { fetchSession, isCeremonyCancelled, signIn, signOut, TeamApiError } from '@/services/teamApi';
 import type { TeamMember } from '#shared/team';
 import { TEAM_OFFLINE_ERROR } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 export interface TeamSessionContext {
   /** the member signed in; null while signed out */
@@ -50,15 +51,6 @@ export function signInFailureText(error: unknown): string {
   }
   if (error instanceof Error && /not supported/i.test(error.message)) return PASSKEYS_UNSUPPORTED;
   return `Sign-in failed: ${error instanceof Error ? error.message : 'unknown error'}. Try again.`;
-}
-
-/**
- * `call`, except that once `signal` aborted it (its actor was stopped) it never settles. Under React's
- * StrictMode, @xstate/react stops an actor and starts it again with the same children, which run their
- * call anew: the first call's abort must not reach the restarted actor as a failure (as in verifyMachine).
- */
-function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
-  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
 }
 
 /**
