@@ -16,9 +16,9 @@ import { storeKeptRequest, type KeepRequest } from '@/services/outboxStore';
 
 /**
  * What the two form machines (invite, privacy request) share: their context, events and named
- * implementations, in one `setup`. Implementations only: each machine file holds its whole chart
- * (machines/inviteMachine.ts, machines/privacyRequestMachine.ts), so that it reads, and imports into the
- * Stately editor, on its own.
+ * implementations, in one `setup`. Each machine file holds its own `form` region
+ * (machines/inviteMachine.ts, machines/privacyRequestMachine.ts), where the two differ; the regions beside
+ * it, the same in both, are in machines/formStates.ts.
  */
 
 /** Context of a form machine. */

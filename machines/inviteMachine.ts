@@ -1,12 +1,14 @@
 import { UNKNOWN_ERROR_MESSAGE } from '@/services/submission';
 import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
+import { awaitingClientIpState, clientIpRegion, draftRegion, honeypotTransition, keepingState } from './formStates';
 
 export type { FormSubmissionContext as InviteContext, FormSubmissionEvent as InviteEvent } from './formSubmission';
 
 /**
  * Spec §4 invite form: idle → submitting → submitted, then /thank-you whether or not the call succeeded
- * (spec §8: the error is kept and logged, not shown). The whole chart is here; the implementations are
- * named in machines/formSubmission.ts, and the view provides `goToThankYou` and `handOverToConsent`.
+ * (spec §8: the error is kept and logged, not shown). The `form` region is here, the `clientIp` and `draft`
+ * regions in machines/formStates.ts; the implementations are named in machines/formSubmission.ts, and the
+ * view provides `goToThankYou` and `handOverToConsent`.
  */
 export const inviteMachine = formSubmissionSetup.createMachine({
   id: 'invite',
@@ -14,73 +16,8 @@ export const inviteMachine = formSubmissionSetup.createMachine({
   type: 'parallel',
   context: () => formSubmissionContext('invite'),
   states: {
-    clientIp: {
-      description: "Spec §7.2: the visitor's public IP, looked up once per form with a 5-second time-out; null on failure.",
-      initial: 'notLookedUp',
-      states: {
-        notLookedUp: {
-          description: 'Nothing has been asked yet: no request leaves the page before the visitor uses the form.',
-          on: {
-            'form.engage': { target: 'lookingUp', description: 'The visitor starts filling in the form.' },
-            'form.submit': { target: 'lookingUp', description: 'Submitted without engaging first (e.g. autofill).' },
-          },
-        },
-        lookingUp: {
-          description: 'GET the IP-lookup service, asking for JSON.',
-          invoke: {
-            id: 'lookUpClientIp',
-            src: 'lookUpClientIp',
-            onDone: {
-              target: 'settled',
-              actions: { type: 'storeClientIp', params: ({ event }) => ({ clientIp: event.output }) },
-              description: 'The field ip is read; null on failure.',
-            },
-          },
-          after: {
-            ipLookupTimeout: { target: 'settled', actions: 'logIpLookupTimeout', description: 'Spec §7.2: 5-second time-out; clientIP stays null.' },
-          },
-        },
-        settled: { description: 'clientIP is known, or null.' },
-      },
-    },
-    draft: {
-      description: 'What the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
-      initial: 'kept',
-      states: {
-        kept: {
-          description: 'The kept draft is up to date, or there is none.',
-          on: {
-            'form.change': { guard: 'isFormOpen', target: 'changed', actions: 'storeDraft', description: 'The visitor changed a field.' },
-          },
-        },
-        changed: {
-          description: 'Changed since last kept: kept once the visitor pauses, or as soon as focus leaves the form.',
-          after: {
-            draftSaveDelay: {
-              guard: 'isFormOpen',
-              target: 'kept',
-              actions: { type: 'saveDraft', params: { form: 'invite' } },
-              description: 'No change for 500 ms: the draft is kept.',
-            },
-          },
-          on: {
-            'form.change': {
-              guard: 'isFormOpen',
-              target: 'changed',
-              reenter: true,
-              actions: 'storeDraft',
-              description: 'Another change: the wait starts again.',
-            },
-            'form.blur': {
-              guard: 'isFormOpen',
-              target: 'kept',
-              actions: { type: 'saveDraft', params: { form: 'invite' } },
-              description: 'Focus left the form (a link, another window): the draft is kept at once.',
-            },
-          },
-        },
-      },
-    },
+    clientIp: clientIpRegion,
+    draft: draftRegion('invite'),
     form: {
       description: 'Spec §4: idle, then submitting, then navigation to /thank-you.',
       initial: 'idle',
@@ -89,12 +26,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
           description: 'The form is filled in; the browser enforces spec §5 before form.submit is sent.',
           on: {
             'form.submit': [
-              {
-                guard: 'isTrapFilled',
-                target: 'submitted',
-                actions: 'logTrap',
-                description: 'The honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
-              },
+              honeypotTransition,
               { target: 'submitting', actions: 'storePayload', description: 'Spec §4: idle, then submitting.' },
             ],
           },
@@ -103,14 +35,7 @@ export const inviteMachine = formSubmissionSetup.createMachine({
           description: "Spec §4: the button reads 'Submitting...' and is disabled; further presses send nothing.",
           initial: 'awaitingClientIp',
           states: {
-            awaitingClientIp: {
-              description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
-              always: {
-                guard: 'isClientIpSettled',
-                target: 'sending',
-                description: 'The IP lookup has answered or timed out (at once when it already had).',
-              },
-            },
+            awaitingClientIp: awaitingClientIpState,
             sending: {
               description:
                 "Spec §7.1: POST {event: 'invite_request', data: payload + metadata}. Spec §4: stores 'accepted' and sends the analytics event.",
@@ -147,28 +72,15 @@ export const inviteMachine = formSubmissionSetup.createMachine({
                 },
               },
             },
-            keeping: {
+            keeping: keepingState('#invite.form.submitted', {
               description:
                 "Spec §4, §8: the request is written to the browser's storage before the visitor is sent to /thank-you, so that closing the tab as it shows loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
-              invoke: {
-                id: 'keepRequest',
-                src: 'keepRequest',
-                input: ({ context }) => context.kept,
-                onDone: {
-                  target: '#invite.form.submitted',
-                  actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
-                  description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; the visitor goes to /thank-you.',
-                },
-              },
+              onDone: { description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; the visitor goes to /thank-you.' },
               after: {
-                keepRequestTimeout: {
-                  target: '#invite.form.submitted',
-                  actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
-                  description:
-                    "Spec §4: navigate whatever the result. The write has not finished within 1 s: logged, the outbox of this page takes the request, and the visitor goes to /thank-you.",
-                },
+                description:
+                  "Spec §4: navigate whatever the result. The write has not finished within 1 s: logged, the outbox of this page takes the request, and the visitor goes to /thank-you.",
               },
-            },
+            }),
           },
         },
         submitted: {

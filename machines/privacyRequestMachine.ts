@@ -1,4 +1,5 @@
 import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
+import { awaitingClientIpState, clientIpRegion, draftRegion, honeypotTransition, keepingState } from './formStates';
 
 export type { FormSubmissionContext as PrivacyRequestContext, FormSubmissionEvent as PrivacyRequestEvent } from './formSubmission';
 
@@ -15,73 +16,8 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
   type: 'parallel',
   context: () => formSubmissionContext('privacyRequest'),
   states: {
-    clientIp: {
-      description: "Spec §7.2: the visitor's public IP, looked up once per form with a 5-second time-out; null on failure.",
-      initial: 'notLookedUp',
-      states: {
-        notLookedUp: {
-          description: 'Nothing has been asked yet: no request leaves the page before the visitor uses the form.',
-          on: {
-            'form.engage': { target: 'lookingUp', description: 'The visitor starts filling in the form.' },
-            'form.submit': { target: 'lookingUp', description: 'Submitted without engaging first (e.g. autofill).' },
-          },
-        },
-        lookingUp: {
-          description: 'GET the IP-lookup service, asking for JSON.',
-          invoke: {
-            id: 'lookUpClientIp',
-            src: 'lookUpClientIp',
-            onDone: {
-              target: 'settled',
-              actions: { type: 'storeClientIp', params: ({ event }) => ({ clientIp: event.output }) },
-              description: 'The field ip is read; null on failure.',
-            },
-          },
-          after: {
-            ipLookupTimeout: { target: 'settled', actions: 'logIpLookupTimeout', description: 'Spec §7.2: 5-second time-out; clientIP stays null.' },
-          },
-        },
-        settled: { description: 'clientIP is known, or null.' },
-      },
-    },
-    draft: {
-      description: 'What the visitor types is kept for this tab (sessionStorage), so that leaving the page and coming back loses nothing.',
-      initial: 'kept',
-      states: {
-        kept: {
-          description: 'The kept draft is up to date, or there is none.',
-          on: {
-            'form.change': { guard: 'isFormOpen', target: 'changed', actions: 'storeDraft', description: 'The visitor changed a field.' },
-          },
-        },
-        changed: {
-          description: 'Changed since last kept: kept once the visitor pauses, or as soon as focus leaves the form.',
-          after: {
-            draftSaveDelay: {
-              guard: 'isFormOpen',
-              target: 'kept',
-              actions: { type: 'saveDraft', params: { form: 'privacyRequest' } },
-              description: 'No change for 500 ms: the draft is kept.',
-            },
-          },
-          on: {
-            'form.change': {
-              guard: 'isFormOpen',
-              target: 'changed',
-              reenter: true,
-              actions: 'storeDraft',
-              description: 'Another change: the wait starts again.',
-            },
-            'form.blur': {
-              guard: 'isFormOpen',
-              target: 'kept',
-              actions: { type: 'saveDraft', params: { form: 'privacyRequest' } },
-              description: 'Focus left the form (a link, another window): the draft is kept at once.',
-            },
-          },
-        },
-      },
-    },
+    clientIp: clientIpRegion,
+    draft: draftRegion('privacyRequest'),
     form: {
       description: 'Spec §4: idle, then submitting; then /thank-you on success, or idle again with the error.',
       initial: 'idle',
@@ -90,12 +26,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
           description: 'The form is filled in; the error of a failed attempt, if any, is shown in a red box.',
           on: {
             'form.submit': [
-              {
-                guard: 'isTrapFilled',
-                target: 'submitted',
-                actions: 'logTrap',
-                description: 'The honeypot field was filled (a bot): nothing is sent, and it is shown /thank-you as anyone would be.',
-              },
+              honeypotTransition,
               {
                 target: 'submitting',
                 actions: ['clearError', 'storePayload'],
@@ -108,14 +39,7 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
           description: 'The submit button is disabled and says so; further presses send nothing.',
           initial: 'awaitingClientIp',
           states: {
-            awaitingClientIp: {
-              description: 'The metadata needs clientIP (or null): wait for the lookup to settle.',
-              always: {
-                guard: 'isClientIpSettled',
-                target: 'sending',
-                description: 'The IP lookup has answered or timed out (at once when it already had).',
-              },
-            },
+            awaitingClientIp: awaitingClientIpState,
             sending: {
               description: 'Spec §3, §7.1: sent as an invite request, through the same call as the invite form.',
               entry: ['assembleSubmission', 'saveBrowserId'],
@@ -151,27 +75,12 @@ export const privacyRequestMachine = formSubmissionSetup.createMachine({
                 },
               },
             },
-            keeping: {
+            keeping: keepingState('#privacyRequest.form.idle', {
               description:
                 "Spec §4, §8: the request is written to the browser's storage before the red box says it is saved, so that closing the tab then loses nothing; the next page load sends it. The wait is for that write only (milliseconds).",
-              invoke: {
-                id: 'keepRequest',
-                src: 'keepRequest',
-                input: ({ context }) => context.kept,
-                onDone: {
-                  target: '#privacyRequest.form.idle',
-                  actions: { type: 'keepForRetry', params: ({ context }) => context.kept },
-                  description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; back to idle with the error shown.',
-                },
-              },
-              after: {
-                keepRequestTimeout: {
-                  target: '#privacyRequest.form.idle',
-                  actions: ['logKeepTimeout', { type: 'keepForRetry', params: ({ context }) => context.kept }],
-                  description: 'Spec §8: the write has not finished within 1 s: logged, the outbox of this page takes the request, and the error is shown.',
-                },
-              },
-            },
+              onDone: { description: 'Stored (or storage failed, logged): the outbox of this page takes it and sends it again; back to idle with the error shown.' },
+              after: { description: 'Spec §8: the write has not finished within 1 s: logged, the outbox of this page takes the request, and the error is shown.' },
+            }),
           },
         },
         submitted: {

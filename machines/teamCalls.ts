@@ -1,7 +1,7 @@
 import { TeamApiError } from '@/services/teamApi';
 
 // What the console's machines (machines/team*Machine.ts) share about the team's calls: how a failure is
-// told to the member, and which failure ends the session. Implementations only, no chart.
+// told to the member, which failure ends the session, and the transition each of their calls takes then.
 
 /** Said when a call got no answer: offline, or the server unreachable or too slow. */
 export const TEAM_OFFLINE_ERROR = 'The server could not be reached. Check your connection and try again.';
@@ -41,11 +41,23 @@ export function refusalsOf(error: unknown): string[] {
   return error.refusals.length > 0 ? [...error.refusals] : [error.message];
 }
 
+/** What an invoked call's `onError` hands a transition's params: the call's rejection. */
+type CallFailure = { event: { error: unknown } };
+
 /**
- * `call`, except that once `signal` aborted (its actor was stopped) it never settles: under React's
- * StrictMode, @xstate/react stops an actor and starts it again, and the first call's abort must not
- * reach the restarted actor as a failure (as machines/verifyMachine.ts does).
+ * The first `onError` transition of each call a console machine invokes: the call answered 401 (the
+ * machine's `sessionEnded` guard), so its message is stored (`storeError`, TEAM_SESSION_ENDED_ERROR),
+ * the session is told (`endSession`, provided by the view) and the machine goes to its `failed` state.
+ * The machine's `setup` names the guard and both actions. `overrides` sets another target (a state id
+ * from a nested state) or another description, as a plain `description: '…'` property so that the
+ * production build leaves it out as it does every description (vite.config.ts).
  */
-export function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
-  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
+export function sessionEndedTransition(overrides: { target?: string; description?: string } = {}) {
+  return {
+    guard: { type: 'sessionEnded' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
+    target: 'failed',
+    actions: [{ type: 'storeError' as const, params: ({ event }: CallFailure) => ({ error: event.error }) }, 'endSession' as const],
+    description: '401: the session ended.',
+    ...overrides,
+  };
 }

@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { addCohort, fetchCohorts, TeamApiError } from '@/services/teamApi';
 import type { Cohort } from '#shared/team';
-import { problemText, sessionEnded, unlessAborted } from './teamCalls';
+import { problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** A new cohort as the form sends it; `capacity` null: no limit. */
 export interface NewCohort {
@@ -83,12 +84,7 @@ export const teamCohortsMachine = setup({
         src: 'loadCohorts',
         onDone: { target: 'ready', actions: { type: 'storeCohorts', params: ({ event }) => event.output }, description: 'The cohorts are listed.' },
         onError: [
-          {
-            guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-            target: 'failed',
-            actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-            description: '401: the session ended.',
-          },
+          sessionEndedTransition(),
           { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: try again.' },
         ],
       },
@@ -118,12 +114,7 @@ export const teamCohortsMachine = setup({
         input: ({ event }) => (event.type === 'cohort.add' ? event.cohort : { name: '', startsOn: '', capacity: null }),
         onDone: { target: 'ready', actions: { type: 'storeCreated', params: ({ event }) => event.output }, description: 'Created: listed, and the form emptied.' },
         onError: [
-          {
-            guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-            target: 'failed',
-            actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-            description: '401: the session ended.',
-          },
+          sessionEndedTransition(),
           {
             target: 'ready',
             actions: { type: 'storeFieldErrors', params: ({ event }) => ({ errors: creationProblems(event.error) }) },

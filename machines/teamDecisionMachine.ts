@@ -2,7 +2,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import { decide, previewMails, takePrivacyStep } from '@/services/teamApi';
 import type { MailPreview, PreviewRequest } from '#shared/team';
 import { chartsAllow, type DecisionDraft, type DecisionTarget } from './teamDecisions';
-import { problemText, refusalsOf, refused, sessionEnded, unlessAborted } from './teamCalls';
+import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** A decision as the member fills it in, and a request it is about (./teamDecisions.ts). */
 export type { DecisionDraft, DecisionTarget };
@@ -132,12 +133,7 @@ export const teamDecisionMachine = setup({
         input: ({ context }) => ({ targets: context.targets, draft: context.draft }),
         onDone: { target: 'confirming', actions: { type: 'storeMails', params: ({ event }) => event.output }, description: 'The mails are shown for the member to confirm.' },
         onError: [
-          {
-            guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-            target: 'failed',
-            actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-            description: '401: the session ended.',
-          },
+          sessionEndedTransition(),
           {
             guard: { type: 'refused', params: ({ event }) => ({ error: event.error }) },
             target: 'refused',
@@ -164,12 +160,7 @@ export const teamDecisionMachine = setup({
         input: ({ context }) => ({ targets: context.targets, draft: context.draft }),
         onDone: { target: 'done', actions: 'reloadChanged', description: 'Taken: what changed is loaded again.' },
         onError: [
-          {
-            guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-            target: 'failed',
-            actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-            description: '401: the session ended.',
-          },
+          sessionEndedTransition(),
           {
             guard: { type: 'refused', params: ({ event }) => ({ error: event.error }) },
             target: 'refused',

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { enroll, isCeremonyCancelled, TeamApiError } from '@/services/teamApi';
+import { enroll, TeamApiError } from '@/services/teamApi';
 import type { TeamMember } from '#shared/team';
-import { PASSKEYS_UNSUPPORTED, SIGN_IN_RATE_LIMITED, TEAM_OFFLINE } from './teamSessionMachine';
+import { passkeyFailureText } from './teamSessionMachine';
 
 /** Where the enrollment link's token is: the one the entry kept from the fragment, or null when the address had none (or one cut short). */
 export interface TeamEnrollInput {
@@ -22,16 +22,9 @@ export type TeamEnrollEvent = { type: 'enroll.register' };
 /** Said when the member closed the passkey dialog or the browser refused the ceremony. */
 export const ENROLL_CANCELLED = 'No passkey was created: the dialog was closed. Press the button to try again.';
 
-/** What the enrollment page says of a failed attempt that another may fix. */
+/** What the enrollment page says of a failed attempt that another may fix: cancelled, rate-limited (429), offline, or another status. */
 export function enrollFailureText(error: unknown): string {
-  if (isCeremonyCancelled(error)) return ENROLL_CANCELLED;
-  if (error instanceof TeamApiError) {
-    if (error.status === null) return TEAM_OFFLINE;
-    if (error.status === 429) return SIGN_IN_RATE_LIMITED;
-    return `The passkey could not be registered (error ${error.status}). Try again.`;
-  }
-  if (error instanceof Error && /not supported/i.test(error.message)) return PASSKEYS_UNSUPPORTED;
-  return `The passkey could not be registered: ${error instanceof Error ? error.message : 'unknown error'}. Try again.`;
+  return passkeyFailureText(error, { cancelled: ENROLL_CANCELLED, failed: 'The passkey could not be registered' });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { fetchCohorts, fetchQueue, queueCsvUrl } from '@/services/teamApi';
 import type { Cohort, QueueFilters, QueuePage, QueueState, RequestSummary } from '#shared/team';
-import { problemText, sessionEnded, unlessAborted } from './teamCalls';
+import { problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** The text search waits this many ms after the last keystroke before the queue is asked again. */
 export const QUEUE_SEARCH_DEBOUNCE_MS = 250;
@@ -172,12 +173,7 @@ export const teamQueueMachine = setup({
         input: ({ context }) => ({ filters: context.filters }),
         onDone: { target: 'ready', actions: { type: 'storeFirstPage', params: ({ event }) => event.output }, description: 'The first page and the counts are shown.' },
         onError: [
-          {
-            guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-            target: 'failed',
-            actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-            description: '401: the session ended; the console asks the member to sign in again.',
-          },
+          sessionEndedTransition({ description: '401: the session ended; the console asks the member to sign in again.' }),
           { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: said, with a way to try again.' },
         ],
       },
@@ -207,12 +203,7 @@ export const teamQueueMachine = setup({
         input: ({ context }) => ({ filters: context.filters, after: context.next ?? '' }),
         onDone: { target: 'ready', actions: { type: 'storeNextPage', params: ({ event }) => event.output }, description: 'The next page is added below.' },
         onError: [
-          {
-            guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-            target: 'failed',
-            actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-            description: '401: the session ended.',
-          },
+          sessionEndedTransition(),
           {
             target: 'ready',
             actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },

@@ -1,7 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { addNote, fetchCohorts, fetchRequest } from '@/services/teamApi';
 import type { Cohort, RequestDetail } from '#shared/team';
-import { notFound, problemText, sessionEnded, unlessAborted } from './teamCalls';
+import { notFound, problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 /** Which request the page shows: its id, from the address (`/team/requests/:id`). */
 export interface TeamRequestInput {
@@ -70,12 +71,7 @@ export const teamRequestMachine = setup({
         input: ({ context }) => ({ id: context.id }),
         onDone: { target: 'ready', actions: { type: 'storeRequest', params: ({ event }) => event.output }, description: 'The request is shown.' },
         onError: [
-          {
-            guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-            target: 'failed',
-            actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-            description: '401: the session ended.',
-          },
+          sessionEndedTransition(),
           { guard: { type: 'notFound', params: ({ event }) => ({ error: event.error }) }, target: 'notFound', description: '404: no such request.' },
           { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: try again.' },
         ],
@@ -104,12 +100,7 @@ export const teamRequestMachine = setup({
             input: ({ context, event }) => ({ id: context.id, text: event.type === 'note.add' ? event.text : '' }),
             onDone: { target: '#teamRequest.loading', actions: 'noteAdded', description: 'Added: the box is emptied and the timeline loaded again.' },
             onError: [
-              {
-                guard: { type: 'sessionEnded', params: ({ event }) => ({ error: event.error }) },
-                target: '#teamRequest.failed',
-                actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'endSession'],
-                description: '401: the session ended.',
-              },
+              sessionEndedTransition({ target: '#teamRequest.failed' }),
               {
                 target: 'idle',
                 actions: { type: 'storeNoteError', params: ({ event }) => ({ error: event.error }) },

@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { fetchSession, isCeremonyCancelled, signIn, signOut, TeamApiError } from '@/services/teamApi';
 import type { TeamMember } from '#shared/team';
 import { TEAM_OFFLINE_ERROR } from './teamCalls';
+import { unlessAborted } from './abortable';
 
 export interface TeamSessionContext {
   /** the member signed in; null while signed out */
@@ -37,28 +38,30 @@ export const SESSION_ENDED = 'Your session ended. Sign in again.';
 export const SIGN_OUT_FAILED = 'Signing out failed: the server could not be reached. Try again.';
 
 /**
+ * A failed passkey ceremony or its call (sign-in, enrollment), in the member's words: `words.cancelled`
+ * when the dialog was closed or the ceremony refused by the browser; TEAM_OFFLINE when no answer came;
+ * `words.refused` for a 401 when given; SIGN_IN_RATE_LIMITED for a 429; PASSKEYS_UNSUPPORTED when the
+ * browser has no WebAuthn; else `${words.failed} (error N). Try again.` for another status, or
+ * `${words.failed}: {message}. Try again.`
+ */
+export function passkeyFailureText(error: unknown, words: { cancelled: string; failed: string; refused?: string }): string {
+  if (isCeremonyCancelled(error)) return words.cancelled;
+  if (error instanceof TeamApiError) {
+    if (error.status === null) return TEAM_OFFLINE;
+    if (error.status === 401 && words.refused !== undefined) return words.refused;
+    if (error.status === 429) return SIGN_IN_RATE_LIMITED;
+    return `${words.failed} (error ${error.status}). Try again.`;
+  }
+  if (error instanceof Error && /not supported/i.test(error.message)) return PASSKEYS_UNSUPPORTED;
+  return `${words.failed}: ${error instanceof Error ? error.message : 'unknown error'}. Try again.`;
+}
+
+/**
  * What the sign-in screen says of a failed ceremony or call, in the member's words: cancelled, refused
  * (401), rate-limited (429), offline, or another status.
  */
 export function signInFailureText(error: unknown): string {
-  if (isCeremonyCancelled(error)) return SIGN_IN_CANCELLED;
-  if (error instanceof TeamApiError) {
-    if (error.status === null) return TEAM_OFFLINE;
-    if (error.status === 401) return SIGN_IN_REFUSED;
-    if (error.status === 429) return SIGN_IN_RATE_LIMITED;
-    return `Sign-in failed (error ${error.status}). Try again.`;
-  }
-  if (error instanceof Error && /not supported/i.test(error.message)) return PASSKEYS_UNSUPPORTED;
-  return `Sign-in failed: ${error instanceof Error ? error.message : 'unknown error'}. Try again.`;
-}
-
-/**
- * `call`, except that once `signal` aborted it (its actor was stopped) it never settles. Under React's
- * StrictMode, @xstate/react stops an actor and starts it again with the same children, which run their
- * call anew: the first call's abort must not reach the restarted actor as a failure (as in verifyMachine).
- */
-function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
-  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
+  return passkeyFailureText(error, { cancelled: SIGN_IN_CANCELLED, refused: SIGN_IN_REFUSED, failed: 'Sign-in failed' });
 }
 
 /**

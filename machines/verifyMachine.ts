@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { VERIFICATION_TIMEOUT_MS } from '@/config/site';
 import { confirmVerification, lookUpVerification, VerificationError, type VerificationAnswer } from '@/services/verification';
 import { verificationTokenOf } from '#shared/verification';
+import { unlessAborted } from './abortable';
 
 /** The request a link confirms, as the page shows it: its types and the date it was received, nothing else. */
 export type VerifiedRequest = Pick<VerificationAnswer, 'requestTypes' | 'receivedAt'>;
@@ -41,15 +42,6 @@ function errorText(error: unknown): string {
   if (error.status === 429) return VERIFY_RATE_LIMITED_ERROR;
   if (error.status >= 500) return `Our server could not check your link just now (error ${error.status}). Please try again in a moment.`;
   return `We could not check your link (error ${error.status}). Please try again.`;
-}
-
-/**
- * `call`, except that once `signal` aborted it (its actor was stopped) it never settles. Under React's
- * StrictMode, @xstate/react stops an actor and starts it again with the same children, which run their
- * call anew: the first call's abort must not reach the restarted actor as a failure.
- */
-function unlessAborted<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
-  return call.catch((error: unknown) => (signal.aborted ? new Promise<never>(() => {}) : Promise.reject(error)));
 }
 
 /**
