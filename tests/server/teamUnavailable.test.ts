@@ -5,7 +5,7 @@
 // the database is back.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { DeadlineError } from '../../server/db/deadline.ts';
 import { isDatabaseUnavailable } from '../../server/db/unavailable.ts';
@@ -17,14 +17,12 @@ import { testEngines } from '../support/database.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { enrolledClient, type TeamAnswer } from '../support/teamClient.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
 let distDir: string;
-const cleanup: Array<() => Promise<void>> = [];
+const cleanup = cleanupAfterEach();
 beforeAll(async () => {
   distDir = await writeStandInSite();
-});
-afterEach(async () => {
-  for (const done of cleanup.splice(0).reverse()) await done();
 });
 
 const unavailable = (answer: TeamAnswer, what: string) => {
