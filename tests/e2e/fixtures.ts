@@ -108,6 +108,18 @@ export async function fillInviteForm(page: Page, email: string) {
 }
 
 /**
+ * Opens the invite form, fills it as {@link fillInviteForm} does and sends it with its button.
+ * @returns the pending POST of spec §7.1 that sending made, and the server's answer to it
+ */
+export async function sendInviteForm(page: Page, email: string): Promise<{ submission: Promise<Response> }> {
+  await page.goto('/#invite');
+  const form = await fillInviteForm(page, email);
+  const submission = nextSubmission(page);
+  await form.getByRole('button', { name: 'Request invite' }).click();
+  return { submission };
+}
+
+/**
  * Runs `npm run requests -- <args>` (server/cli/main.ts) on the database of an e2e server: the `site`
  * server's (`DATABASE_URL` when set, else its PGlite directory) or the `analytics` server's (PGlite).
  * @returns what it printed
