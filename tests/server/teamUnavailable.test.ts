@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../../server/db/database.ts';
 import { DeadlineError } from '../../server/db/deadline.ts';
 import { isDatabaseUnavailable } from '../../server/db/unavailable.ts';
 import { DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../../server/limits.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { freePort } from '../support/mailServer.ts';
 import { testEngines } from '../support/database.ts';
@@ -30,6 +30,18 @@ const unavailable = (answer: TeamAnswer, what: string) => {
   expect(answer.headers.get('retry-after'), what).toBe(String(DATABASE_UNAVAILABLE_RETRY_AFTER_S));
   expect(answer.json, what).toEqual({ error: 'The database is not available; try again in a few seconds' });
 };
+
+/**
+ * A server on `database`, stopped after the test, and a member's client signed in to its team API, whose
+ * queue answers 200 while the database is there.
+ */
+async function serverWithMember(database: Database, logger: Logger) {
+  const server: RunningServer = await startTestServer(testConfig(distDir), logger, { database });
+  cleanup.push(() => server.stop());
+  const client = await enrolledClient(server, database.db);
+  expect((await client.call('GET', '/requests')).status).toBe(200);
+  return { server, client };
+}
 
 /**
  * A TCP proxy on 127.0.0.1 to `target` (PostgreSQL) that a test takes down (every connection cut, no
@@ -67,10 +79,7 @@ describe.each(testEngines())('the team API without its database on $name', (engi
     const lines: string[] = [];
     const database: Database = await engine.open();
     const capture = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
-    const server: RunningServer = await startTestServer(testConfig(distDir), createLogger('warn', capture), { database });
-    cleanup.push(() => server.stop());
-    const client = await enrolledClient(server, database.db);
-    expect((await client.call('GET', '/requests')).status).toBe(200);
+    const { server, client } = await serverWithMember(database, createLogger('warn', capture));
 
     await database.close();
     unavailable(await client.call('GET', '/requests'), 'GET /requests');
@@ -92,10 +101,7 @@ describe.runIf(process.env.DATABASE_URL)('the team API while PostgreSQL is unrea
     cleanup.push(proxy.down);
     url.host = `127.0.0.1:${proxy.port}`;
     const database = await openDatabase({ url: url.toString() });
-    const server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    cleanup.push(() => server.stop());
-    const client = await enrolledClient(server, database.db);
-    expect((await client.call('GET', '/requests')).status).toBe(200);
+    const { client } = await serverWithMember(database, createLogger('silent'));
 
     await proxy.down();
     unavailable(await client.call('GET', '/requests'), 'GET /requests');
