@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { test as base, expect, type Page, type Request, type Response } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import postgres from 'postgres';
+import { fillInviteAnswers } from '../../scripts/inviteForm';
 import { postHogAnswer } from '../../scripts/posthogStandIn';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import {
@@ -96,14 +97,15 @@ export async function fillInviteForm(page: Page, email: string) {
   // Filled at once, as a visitor does, while the form's code may still be loading or hydrating (after the
   // load event): what was typed and checked before then is kept (check() fails if the box did not stay
   // checked), and the submit button waits for the code.
-  await form.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
-  await form.getByRole('textbox', { name: 'Work email' }).fill(email);
-  await form.getByRole('textbox', { name: 'Role / title' }).fill('Staff engineer');
-  await form.getByRole('textbox', { name: 'Company', exact: true }).fill('Analytical Engines');
-  await form.getByRole('textbox', { name: /What will you build/ }).fill('A research agent that cites fresh sources.');
-  await form.getByRole('textbox', { name: 'Estimated monthly queries' }).fill('50M');
-  await form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }).fill('1000 QPS');
-  await form.getByRole('checkbox', { name: /I agree to be contacted/ }).check();
+  await fillInviteAnswers(form, {
+    fullName: 'Ada Lovelace',
+    workEmail: email,
+    roleTitle: 'Staff engineer',
+    companyName: 'Analytical Engines',
+    useCaseDescription: 'A research agent that cites fresh sources.',
+    estimatedMonthlyQueries: '50M',
+    peakQPS: '1000 QPS',
+  });
   return form;
 }
 
