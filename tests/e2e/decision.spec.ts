@@ -1,14 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { E2E_EVENTS_SECRET } from './constants';
-import { decisionEvents, expect, fillInviteForm, mailTo, nextSubmission, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
+import { decisionEvents, expect, mailTo, sendInviteForm, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
 
 test.describe("the team's decision on an invite request", () => {
   test('a request sent from the form, accepted into a cohort from the command line: the applicant is mailed, the API gets a signed invite.accepted, show has the timeline', async ({ page }) => {
     const email = uniqueEmail('decision');
-    await page.goto('/#invite');
-    const form = await fillInviteForm(page, email);
-    const submission = nextSubmission(page);
-    await form.getByRole('button', { name: 'Request invite' }).click();
+    const { submission } = await sendInviteForm(page, email);
     await expect(page).toHaveURL(/\/thank-you$/);
     expect((await submission).status()).toBe(201);
     const id = await storedIdOf(email);

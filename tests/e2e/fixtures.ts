@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { test as base, expect, type Page, type Request, type Response } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import postgres from 'postgres';
+import { fillInviteAnswers } from '../../scripts/inviteForm';
 import { postHogAnswer } from '../../scripts/posthogStandIn';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import {
@@ -96,15 +97,28 @@ export async function fillInviteForm(page: Page, email: string) {
   // Filled at once, as a visitor does, while the form's code may still be loading or hydrating (after the
   // load event): what was typed and checked before then is kept (check() fails if the box did not stay
   // checked), and the submit button waits for the code.
-  await form.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
-  await form.getByRole('textbox', { name: 'Work email' }).fill(email);
-  await form.getByRole('textbox', { name: 'Role / title' }).fill('Staff engineer');
-  await form.getByRole('textbox', { name: 'Company', exact: true }).fill('Analytical Engines');
-  await form.getByRole('textbox', { name: /What will you build/ }).fill('A research agent that cites fresh sources.');
-  await form.getByRole('textbox', { name: 'Estimated monthly queries' }).fill('50M');
-  await form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }).fill('1000 QPS');
-  await form.getByRole('checkbox', { name: /I agree to be contacted/ }).check();
+  await fillInviteAnswers(form, {
+    fullName: 'Ada Lovelace',
+    workEmail: email,
+    roleTitle: 'Staff engineer',
+    companyName: 'Analytical Engines',
+    useCaseDescription: 'A research agent that cites fresh sources.',
+    estimatedMonthlyQueries: '50M',
+    peakQPS: '1000 QPS',
+  });
   return form;
+}
+
+/**
+ * Opens the invite form, fills it as {@link fillInviteForm} does and sends it with its button.
+ * @returns the pending POST of spec §7.1 that sending made, and the server's answer to it
+ */
+export async function sendInviteForm(page: Page, email: string): Promise<{ submission: Promise<Response> }> {
+  await page.goto('/#invite');
+  const form = await fillInviteForm(page, email);
+  const submission = nextSubmission(page);
+  await form.getByRole('button', { name: 'Request invite' }).click();
+  return { submission };
 }
 
 /**
@@ -146,34 +160,52 @@ export async function storedIdOf(email: string, server: 'site' | 'analytics' = '
   return mine[0]!.id;
 }
 
-/** The signed decision events the local receiver got (headers and raw body), waiting up to `timeoutMs` for `count` about `requestId`. */
-export async function decisionEvents(requestId: string, count = 1, timeoutMs = 10_000): Promise<Array<{ headers: Record<string, string>; body: string }>> {
+/**
+ * Reads what `read` finds every 100 ms until it finds `count` things or `timeoutMs` has passed.
+ * @returns the last reading (fewer than `count` when time ran out)
+ */
+async function poll<T>(read: () => Promise<T[]>, count: number, timeoutMs: number): Promise<T[]> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const text = await readFile(E2E_EVENTS_FILE, 'utf8').catch(() => '');
-    const mine = text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { headers: Record<string, string>; body: string })
-      .filter((event) => (JSON.parse(event.body) as { data: { requestId?: string } }).data.requestId === requestId);
-    if (mine.length >= count || Date.now() > end) return mine;
+    const found = await read();
+    if (found.length >= count || Date.now() > end) return found;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
+/** The JSON lines a local receiver (tests/e2e/webhookReceiver.ts) wrote to `file` so far; none when it has written none. */
+async function jsonLines<T>(file: string): Promise<T[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** The mail addressed to `address` in those of `files` (in their order) that are .eml files of `dir`, parsed. */
+async function emlMailTo(dir: string, files: string[], address: string): Promise<Array<{ file: string; mail: ParsedMail }>> {
+  const mine: Array<{ file: string; mail: ParsedMail }> = [];
+  for (const file of files.filter((name) => name.endsWith('.eml'))) {
+    const mail = await simpleParser(await readFile(join(dir, file)));
+    if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address?.toLowerCase() === address.toLowerCase())) mine.push({ file, mail });
+  }
+  return mine;
+}
+
+/** The signed decision events the local receiver got (headers and raw body), waiting up to `timeoutMs` for `count` about `requestId`. */
+export async function decisionEvents(requestId: string, count = 1, timeoutMs = 10_000): Promise<Array<{ headers: Record<string, string>; body: string }>> {
+  const read = async () =>
+    (await jsonLines<{ headers: Record<string, string>; body: string }>(E2E_EVENTS_FILE)).filter(
+      (event) => (JSON.parse(event.body) as { data: { requestId?: string } }).data.requestId === requestId,
+    );
+  return poll(read, count, timeoutMs);
+}
+
 /** The webhook deliveries the local receiver got, waiting up to `timeoutMs` for one about `submissionId`. */
 export async function webhookDeliveries(submissionId: string, timeoutMs = 10_000): Promise<Array<{ delivery: string; body: { text: string; submissionId: string; kind: string } }>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await readFile(E2E_WEBHOOK_FILE, 'utf8').catch(() => '');
-    const mine = text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { delivery: string; body: { text: string; submissionId: string; kind: string } })
-      .filter((d) => d.body.submissionId === submissionId);
-    if (mine.length > 0 || Date.now() > end) return mine;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const read = async () =>
+    (await jsonLines<{ delivery: string; body: { text: string; submissionId: string; kind: string } }>(E2E_WEBHOOK_FILE)).filter((d) => d.body.submissionId === submissionId);
+  return poll(read, 1, timeoutMs);
 }
 
 /**
@@ -181,17 +213,8 @@ export async function webhookDeliveries(submissionId: string, timeoutMs = 10_000
  * clone), parsed; waits up to `timeoutMs` for `count` of them.
  */
 export async function mailTo(address: string, count = 1, timeoutMs = 10_000): Promise<Array<{ file: string; mail: ParsedMail }>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const files = await readdir(E2E_SITE_MAIL_DIR).catch(() => [] as string[]);
-    const mine: Array<{ file: string; mail: ParsedMail }> = [];
-    for (const file of files.filter((name) => name.endsWith('.eml'))) {
-      const mail = await simpleParser(await readFile(join(E2E_SITE_MAIL_DIR, file)));
-      if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address?.toLowerCase() === address.toLowerCase())) mine.push({ file, mail });
-    }
-    if (mine.length >= count || Date.now() > end) return mine;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const read = async () => emlMailTo(E2E_SITE_MAIL_DIR, await readdir(E2E_SITE_MAIL_DIR).catch(() => [] as string[]), address);
+  return poll(read, count, timeoutMs);
 }
 
 /**
@@ -199,17 +222,8 @@ export async function mailTo(address: string, count = 1, timeoutMs = 10_000): Pr
  * oldest first; waits up to `timeoutMs` for `count` of them.
  */
 export async function smtpMailTo(address: string, count = 1, timeoutMs = 15_000): Promise<ParsedMail[]> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const files = (await readdir(E2E_SMTP_DIR).catch(() => [] as string[])).filter((name) => name.endsWith('.eml')).sort();
-    const mine: ParsedMail[] = [];
-    for (const file of files) {
-      const mail = await simpleParser(await readFile(join(E2E_SMTP_DIR, file)));
-      if (mail.to && !Array.isArray(mail.to) && mail.to.value.some((to) => to.address?.toLowerCase() === address.toLowerCase())) mine.push(mail);
-    }
-    if (mine.length >= count || Date.now() > end) return mine;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const read = async () => (await emlMailTo(E2E_SMTP_DIR, (await readdir(E2E_SMTP_DIR).catch(() => [] as string[])).sort(), address)).map(({ mail }) => mail);
+  return poll(read, count, timeoutMs);
 }
 
 /** Answers every PostHog request locally, as PostHog does (scripts/posthogStandIn.ts), and records it. */

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { E2E_EVENTS_SECRET, E2E_SITE_PORT } from './constants';
-import { decisionEvents, expect, fillInviteForm, mailTo, nextSubmission, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
+import { decisionEvents, expect, mailTo, nextSubmission, sendInviteForm, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
 
 // The team's console in Chromium against the `site` server (what `npm start` runs). WebAuthn takes a
 // domain as its relying party, never an IP address: the console is opened at http://localhost, the
@@ -110,10 +110,7 @@ test.describe("the team's console", () => {
 
   test('an invite request sent from the form is in the queue; accepted into a new cohort, its mail shown first; the applicant is mailed and the API gets a signed event', async ({ page }) => {
     const applicant = uniqueEmail('console-invite');
-    await page.goto('/#invite');
-    const form = await fillInviteForm(page, applicant);
-    const submission = nextSubmission(page);
-    await form.getByRole('button', { name: 'Request invite' }).click();
+    const { submission } = await sendInviteForm(page, applicant);
     expect((await submission).status()).toBe(201);
     const id = await storedIdOf(applicant);
 
@@ -171,10 +168,7 @@ test.describe("the team's console", () => {
 
   test(`by keyboard alone, with the CPU ${SLOW_CPU_RATE}x slower: sign in, search the queue, move to a request, open it, waitlist it after reading its mail`, async ({ page }) => {
     const applicant = uniqueEmail('console-keyboard');
-    await page.goto('/#invite');
-    const form = await fillInviteForm(page, applicant);
-    const submission = nextSubmission(page);
-    await form.getByRole('button', { name: 'Request invite' }).click();
+    const { submission } = await sendInviteForm(page, applicant);
     expect((await submission).status()).toBe(201);
     await enrolledMember(page);
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventsEnabled, readConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { cohorts, deliveries, submissions, type DecisionEvent } from '../../server/db/schema.ts';
@@ -18,11 +18,9 @@ import { until } from '../support/mailServer.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const done of cleanup.splice(0).reverse()) await done();
-});
+const cleanup = cleanupAfterEach();
 
 /** An invite request accepted into "Cohort 3", with its `invite.accepted` row as a decision writes it. */
 async function acceptedWithEvent(database: Database) {

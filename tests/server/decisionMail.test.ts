@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INVITE_NEXT_STEPS } from '#shared/inviteSteps';
 import type { Database } from '../../server/db/database.ts';
 import { cohorts, deliveries, submissions, type MailMessage, type ReviewState } from '../../server/db/schema.ts';
@@ -19,6 +19,7 @@ import { startOutbox, type Delivery } from '../../server/outbox/sender.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
 import { submissionBody } from '../support/submissionBody.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
 const siteUrl = 'https://sonde.dev';
 
@@ -81,10 +82,7 @@ describe('the decision templates', () => {
 });
 
 describe.each(testEngines())('the decision mail through the outbox on $name', (engine) => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const done of cleanup.splice(0).reverse()) await done();
-  });
+  const cleanup = cleanupAfterEach();
 
   // what a visitor typed, hostile: none of it may reach the applicant's mail
   const hostile = {

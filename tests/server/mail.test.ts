@@ -26,14 +26,12 @@ import { storeSubmission, testEngines } from '../support/database.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
 let distDir: string;
-const cleanup: Array<() => Promise<void>> = [];
+const cleanup = cleanupAfterEach();
 beforeAll(async () => {
   distDir = await writeStandInSite();
-});
-afterEach(async () => {
-  for (const done of cleanup.splice(0).reverse()) await done();
 });
 
 /** The mail directory of the server {@link start} started last. */

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { deliveries } from '../../server/db/schema.ts';
@@ -17,6 +17,7 @@ import { until } from '../support/mailServer.ts';
 import { serversKilledAfterEach } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
 /** A webhook receiver on a free port: answers each POST with the next of `statuses` (then 200). */
 async function receiver(statuses: number[] = [], delayMs = 0) {
@@ -77,10 +78,7 @@ describe('the announcement and its back-off', () => {
 });
 
 describe.each(testEngines())('the outbox on $name', (engine) => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const done of cleanup.splice(0).reverse()) await done();
-  });
+  const cleanup = cleanupAfterEach();
 
   async function setUp(statuses: number[] = [], delayMs = 0) {
     const database = await engine.open();

@@ -3,7 +3,7 @@
 // beside a fast one: each message is sent once (or, after a crash, once more as the same message), with
 // one verification token, and no delivery waits for another. Against a real SMTP server (smtp-server).
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { openDatabase } from '../../server/db/database.ts';
 import { deliveries, privacyVerifications } from '../../server/db/schema.ts';
@@ -19,14 +19,12 @@ import { freePort, smtpServer, until, type Received, type SmtpBehaviour } from '
 import { serversKilledAfterEach, type ServerProcess } from '../support/process.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
 let distDir: string;
-const cleanup: Array<() => Promise<void> | void> = [];
+const cleanup = cleanupAfterEach();
 beforeAll(async () => {
   distDir = await writeStandInSite();
-});
-afterEach(async () => {
-  for (const done of cleanup.splice(0).reverse()) await done();
 });
 
 async function start(smtpPort: number): Promise<RunningServer> {

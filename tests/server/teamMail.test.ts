@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { deliveryIdsOf, eraseSubject, subjectExport } from '../../server/db/retention.ts';
 import { deliveries, teamAudit, teamEnrollments, teamMembers } from '../../server/db/schema.ts';
@@ -28,6 +28,7 @@ import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 import { teamClient } from '../support/teamClient.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
 const ORIGIN = 'https://sonde.dev';
 const TOKEN = /\/team\/enroll#token=([A-Za-z0-9_-]{43})/;
@@ -35,7 +36,7 @@ const tokenOf = (text: string) => TOKEN.exec(text)?.[1];
 
 describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
   let database: Database;
-  const cleanup: Array<() => Promise<void>> = [];
+  const cleanup = cleanupAfterEach();
   let distDir: string;
 
   beforeAll(async () => {
@@ -43,10 +44,7 @@ describe.each(testEngines())('enrollment links mailed on $name', (engine) => {
   });
   beforeEach(async () => {
     database = await engine.open();
-  });
-  afterEach(async () => {
-    for (const done of cleanup.splice(0).reverse()) await done();
-    await database.close();
+    cleanup.push(() => database.close()); // pushed first: closed after every other cleanup of the test
   });
 
   const memberRows = () => database.db.select().from(deliveries).orderBy(deliveries.createdAt);

@@ -5,26 +5,24 @@
 // the database is back.
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { DeadlineError } from '../../server/db/deadline.ts';
 import { isDatabaseUnavailable } from '../../server/db/unavailable.ts';
 import { DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../../server/limits.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { freePort } from '../support/mailServer.ts';
 import { testEngines } from '../support/database.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { enrolledClient, type TeamAnswer } from '../support/teamClient.ts';
+import { cleanupAfterEach } from '../support/cleanup.ts';
 
 let distDir: string;
-const cleanup: Array<() => Promise<void>> = [];
+const cleanup = cleanupAfterEach();
 beforeAll(async () => {
   distDir = await writeStandInSite();
-});
-afterEach(async () => {
-  for (const done of cleanup.splice(0).reverse()) await done();
 });
 
 const unavailable = (answer: TeamAnswer, what: string) => {
@@ -32,6 +30,18 @@ const unavailable = (answer: TeamAnswer, what: string) => {
   expect(answer.headers.get('retry-after'), what).toBe(String(DATABASE_UNAVAILABLE_RETRY_AFTER_S));
   expect(answer.json, what).toEqual({ error: 'The database is not available; try again in a few seconds' });
 };
+
+/**
+ * A server on `database`, stopped after the test, and a member's client signed in to its team API, whose
+ * queue answers 200 while the database is there.
+ */
+async function serverWithMember(database: Database, logger: Logger) {
+  const server: RunningServer = await startTestServer(testConfig(distDir), logger, { database });
+  cleanup.push(() => server.stop());
+  const client = await enrolledClient(server, database.db);
+  expect((await client.call('GET', '/requests')).status).toBe(200);
+  return { server, client };
+}
 
 /**
  * A TCP proxy on 127.0.0.1 to `target` (PostgreSQL) that a test takes down (every connection cut, no
@@ -69,10 +79,7 @@ describe.each(testEngines())('the team API without its database on $name', (engi
     const lines: string[] = [];
     const database: Database = await engine.open();
     const capture = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
-    const server: RunningServer = await startTestServer(testConfig(distDir), createLogger('warn', capture), { database });
-    cleanup.push(() => server.stop());
-    const client = await enrolledClient(server, database.db);
-    expect((await client.call('GET', '/requests')).status).toBe(200);
+    const { server, client } = await serverWithMember(database, createLogger('warn', capture));
 
     await database.close();
     unavailable(await client.call('GET', '/requests'), 'GET /requests');
@@ -94,10 +101,7 @@ describe.runIf(process.env.DATABASE_URL)('the team API while PostgreSQL is unrea
     cleanup.push(proxy.down);
     url.host = `127.0.0.1:${proxy.port}`;
     const database = await openDatabase({ url: url.toString() });
-    const server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
-    cleanup.push(() => server.stop());
-    const client = await enrolledClient(server, database.db);
-    expect((await client.call('GET', '/requests')).status).toBe(200);
+    const { client } = await serverWithMember(database, createLogger('silent'));
 
     await proxy.down();
     unavailable(await client.call('GET', '/requests'), 'GET /requests');

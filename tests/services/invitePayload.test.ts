@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
-
-function formData(entries: [string, string][]): FormData {
-  const data = new FormData();
-  for (const [name, value] of entries) data.append(name, value);
-  return data;
-}
+import { formData } from '../support/formData';
 
 describe('invite payload (spec §3, §5)', () => {
   it('turns checkbox groups into arrays of labels and consent into a boolean', () => {

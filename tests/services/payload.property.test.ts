@@ -6,6 +6,7 @@ import { buildSubmissionBody } from '@/services/submission';
 import { TEXT_LIMITS, type ClientMetadata, type InvitePayload } from '#shared/submission';
 import { textProblem } from '#shared/text';
 import { checkSubmissionBody } from '../../server/http/submissionSchema';
+import { formData } from '../support/formData';
 
 /**
  * Property-based tests: whatever a visitor types — any Unicode, empty, or at and past the
@@ -46,12 +47,6 @@ const inviteFields = [
   'budgetRange',
   'notes',
 ] as const;
-
-function formData(entries: Array<[string, string]>): FormData {
-  const data = new FormData();
-  for (const [name, value] of entries) data.append(name, value);
-  return data;
-}
 
 /** The server's verdict on a payload, as JSON crosses the network. */
 function verdict(payload: InvitePayload) {
