@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
 import * as styles from './Request.css';
+import { RequestBlock } from './RequestBlock';
 
 interface NoteBoxProps {
   /** a note is being added */
@@ -24,10 +25,7 @@ export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
     setText('');
   }
   return (
-    <section className={styles.block} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className={styles.heading}>
-        Add a note
-      </h2>
+    <RequestBlock id={`${id}-title`} title="Add a note">
       <form
         className={styles.block}
         onSubmit={(event) => {
@@ -52,6 +50,6 @@ export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
           </button>
         </div>
       </form>
-    </section>
+    </RequestBlock>
   );
 }
