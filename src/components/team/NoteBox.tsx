@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
+import { Field } from './Field';
 import * as styles from './Request.css';
 import { RequestBlock } from './RequestBlock';
 
@@ -33,12 +34,9 @@ export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
           onAdd(text);
         }}
       >
-        <div className={fields.field}>
-          <label className={fields.label} htmlFor={`${id}-text`}>
-            Note (kept in the timeline, never mailed)
-          </label>
+        <Field htmlFor={`${id}-text`} label="Note (kept in the timeline, never mailed)">
           <textarea id={`${id}-text`} name="text" className={fields.textarea} rows={3} maxLength={5000} required value={text} onChange={(event) => setText(event.target.value)} />
-        </div>
+        </Field>
         {error && (
           <p role="alert" className={fields.alertTitle}>
             {error}
