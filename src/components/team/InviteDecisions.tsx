@@ -5,6 +5,7 @@ import type { Cohort } from '#shared/team';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
 import { Field } from './Field';
+import { ReasonDecision } from './ReasonDecision';
 import * as styles from './Decision.css';
 import type { DecisionActor } from './DecisionFlight';
 import { DECISION_LABELS } from './labels';
@@ -60,15 +61,9 @@ export function InviteDecisions({ actor, targets, cohorts }: { actor: DecisionAc
           )}
         </div>
       </fieldset>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Decline</legend>
-        <Field htmlFor={`${id}-reason`} label="Reason told to the applicant (optional)">
-          <textarea id={`${id}-reason`} className={fields.textarea} rows={2} maxLength={5000} value={reason} onChange={(event) => setReason(event.target.value)} />
-        </Field>
-        <div className={styles.buttons}>
-          <DecisionButton actor={actor} targets={targets} draft={{ decision: 'decline', reason }} />
-        </div>
-      </fieldset>
+      <ReasonDecision legend="Decline" id={`${id}-reason`} label="Reason told to the applicant (optional)" reason={reason} onReason={setReason}>
+        <DecisionButton actor={actor} targets={targets} draft={{ decision: 'decline', reason }} />
+      </ReasonDecision>
       <div className={styles.buttons}>
         <DecisionButton actor={actor} targets={targets} draft={{ decision: 'waitlist' }} />
         <DecisionButton actor={actor} targets={targets} draft={{ decision: 'spam' }} />

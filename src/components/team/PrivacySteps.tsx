@@ -5,6 +5,7 @@ import type { PrivacyOutcome } from '#shared/team';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
 import { Field } from './Field';
+import { ReasonDecision } from './ReasonDecision';
 import * as styles from './Decision.css';
 import type { DecisionActor } from './DecisionFlight';
 import { DECISION_LABELS } from './labels';
@@ -76,15 +77,9 @@ export function PrivacySteps({ actor, target }: { actor: DecisionActor; target: 
           <StepButton actor={actor} target={target} draft={{ decision: 'respond', outcome, reason: basis, attachSubject }} tone="primary" />
         </div>
       </fieldset>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Extend</legend>
-        <Field htmlFor={`${id}-extension`} label="Reason for the extension (told to the requester)">
-          <textarea id={`${id}-extension`} className={fields.textarea} rows={2} maxLength={5000} value={extension} onChange={(event) => setExtension(event.target.value)} />
-        </Field>
-        <div className={styles.buttons}>
-          <StepButton actor={actor} target={target} draft={{ decision: 'extend', reason: extension }} />
-        </div>
-      </fieldset>
+      <ReasonDecision legend="Extend" id={`${id}-extension`} label="Reason for the extension (told to the requester)" reason={extension} onReason={setExtension}>
+        <StepButton actor={actor} target={target} draft={{ decision: 'extend', reason: extension }} />
+      </ReasonDecision>
     </div>
   );
 }
