@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '@/app/App';
@@ -56,11 +56,14 @@ export function headHtml(route: MetaRoute): string {
  * @param url - a path of the site, e.g. `/privacy`
  */
 export function render(url: string): string {
+  return renderAt(url, <App />);
+}
+
+/** An app's `#root` HTML at `url`: the app in StrictMode, inside a StaticRouter at that location. */
+function renderAt(url: string, app: ReactNode): string {
   return renderToString(
     <StrictMode>
-      <StaticRouter location={url}>
-        <App />
-      </StaticRouter>
+      <StaticRouter location={url}>{app}</StaticRouter>
     </StrictMode>,
   );
 }
@@ -85,11 +88,5 @@ export function teamHeadHtml(): string {
  * @param url - a path under `/team`
  */
 export function renderTeam(url: string): string {
-  return renderToString(
-    <StrictMode>
-      <StaticRouter location={url}>
-        <TeamApp />
-      </StaticRouter>
-    </StrictMode>,
-  );
+  return renderAt(url, <TeamApp />);
 }

@@ -1,19 +1,13 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '@/styles/theme.css';
+import { card } from '@/styles/surface.css';
 
 // No layout shift (DESIGN.md §4, CLS 0): every line of the result is one line of a fixed height whatever
 // the figure, each problem line keeps its height when empty, and the columns are sized by the grid, not
 // by the figures in them; so neither hydration nor a growing figure moves anything.
 
 /** Spans both columns of the pricing section's grid (Pricing.css.ts `layout`). */
-export const estimator = style({
-  gridColumn: '1 / -1',
-  padding: vars.space.lg,
-  background: vars.color.surfaceRaised,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.lg,
-  minWidth: 0,
-});
+export const estimator = style([card, { gridColumn: '1 / -1', minWidth: 0 }]);
 
 export const title = style({ fontSize: '1.375rem', margin: `0 0 ${vars.space.md}` });
 

@@ -1,5 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '@/styles/theme.css';
+import * as surface from '@/styles/surface.css';
 
 export const grid = style({
   display: 'grid',
@@ -10,13 +11,7 @@ export const grid = style({
   margin: 0,
 });
 
-export const card = style({
-  height: '100%',
-  padding: vars.space.lg,
-  background: vars.color.surfaceRaised,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.lg,
-});
+export const card = style([surface.card, { height: '100%' }]);
 
 export const title = style({ fontSize: '1.125rem', margin: `0 0 ${vars.space.sm}` });
 

@@ -1,18 +1,10 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '@/styles/theme.css';
+import { card } from '@/styles/surface.css';
 
 export const form = style({ display: 'grid', gap: vars.space.lg, maxWidth: vars.width.prose });
 
-export const fieldset = style({
-  display: 'grid',
-  gap: vars.space.md,
-  margin: 0,
-  padding: vars.space.lg,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.lg,
-  background: vars.color.surfaceRaised,
-  minWidth: 0,
-});
+export const fieldset = style([card, { display: 'grid', gap: vars.space.md, margin: 0, minWidth: 0 }]);
 
 export const legend = style({ fontWeight: 700, fontSize: '1.125rem', paddingInline: vars.space.xs });
 

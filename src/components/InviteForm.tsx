@@ -1,36 +1,31 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
 import { sendTo } from 'xstate';
 import type { SubmissionBody } from '#shared/submission';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { INVITE_SUBMITTED_EVENT } from '@/config/site';
 import { useInspect } from '@/context/inspect';
 import { ConsentContext } from '@/context/actors';
 import { receiveInviteHandOvers } from '@/estimator/inviteHandOver';
-import { useOutbox } from '@/context/outbox';
 import { MUST_HAVE_CAPABILITIES, PRIMARY_WORKLOADS, inviteForm as copy } from '@/content/inviteForm';
 import { invitePayloadFromFormData } from '@/forms/invitePayload';
 import { inviteMachine } from '#machines/inviteMachine';
-import type { KeepRequest } from '#machines/outboxMachine';
-import { Checkbox, CheckboxGroup, Honeypot, SubmitButton, TextField, fieldset, formLayout, isHoneypotFilled, legend } from './FormFields';
+import { Checkbox, CheckboxGroup, Honeypot, SubmitButton, TextField, fieldset, formLayout, legend } from './FormFields';
 import * as styles from './FormFields.css';
 import { useFormDraft } from '@/hooks/useFormDraft';
+import { submissionFormEvents, useSubmissionActions } from '@/hooks/useSubmissionForm';
 
 /**
  * The invite request form (spec §3, §5) driven by `inviteMachine` (spec §4): every input is named after
  * its payload field; the browser enforces §5; on `submitted` the visitor goes to /thank-you.
  */
 export function InviteForm() {
-  const navigate = useNavigate();
   const consent = ConsentContext.useActorRef();
-  const outbox = useOutbox();
+  const submissionActions = useSubmissionActions();
   // The chart says when (machines/inviteMachine.ts); the view says how: its named actions.
   const actor = useActorRef(
     inviteMachine.provide({
       actions: {
-        goToThankYou: () => navigate('/thank-you'),
-        // A failed attempt that a later one may fix goes to the app-wide outbox
-        keepForRetry: (_, request: KeepRequest | null) => outbox.keep(request),
+        ...submissionActions,
         // spec §4: submitting stores 'accepted' and turns analytics back on; spec §7.3: the analytics event
         // carries the same data as the body, and the consent machine sends it only while tracking is allowed.
         // A built-in sendTo, not consent.send(): the consent machine then runs after this step, not inside it.
@@ -46,20 +41,8 @@ export function InviteForm() {
   // the cost estimator's figures arrive as the visitor's own typing would (src/components/Estimator.tsx)
   const draft = useFormDraft(actor, receiveInviteHandOvers);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    actor.send({ type: 'form.submit', payload: invitePayloadFromFormData(data), trapFilled: isHoneypotFilled(data) });
-  };
-
   return (
-    <form
-      {...draft}
-      className={formLayout}
-      onSubmit={submit}
-      onFocus={() => actor.send({ type: 'form.engage' })}
-      aria-labelledby="invite-title"
-    >
+    <form {...draft} {...submissionFormEvents(actor, invitePayloadFromFormData)} className={formLayout} aria-labelledby="invite-title">
       <p className={styles.hint}>{copy.requiredNote}</p>
       <fieldset className={fieldset}>
         <legend className={legend}>{copy.groups.about}</legend>

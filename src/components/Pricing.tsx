@@ -1,8 +1,8 @@
 import { PRICE_PER_1000_QUERIES_USD, PRICING_EXAMPLES } from '@/config/site';
 import { pricing } from '@/content/home';
 import { loadEventFired } from '@/utils/loadEvent';
-import { container, lede, section, sectionTitle } from '@/styles/layout.css';
 import { formatCount, formatUsd } from '@/utils/format';
+import { HomeSection } from './HomeSection';
 import { lazyPart } from './lazyPart';
 import * as styles from './Pricing.css';
 
@@ -19,46 +19,40 @@ export const EstimatorPart = lazyPart(
 /** Home section 3, `#pricing` (spec §2, §9): the beta price, the two worked examples and the cost estimator. */
 export function Pricing() {
   return (
-    <section id="pricing" className={section} aria-labelledby="pricing-title">
-      <div className={container}>
-        <h2 id="pricing-title" className={sectionTitle}>
-          {pricing.title}
-        </h2>
-        <p className={lede}>{pricing.intro}</p>
-        <div className={styles.layout}>
-          <div className={styles.priceCard}>
-            <p className={styles.price}>{formatUsd(PRICE_PER_1000_QUERIES_USD)}</p>
-            <p className={styles.unit}>{pricing.unit}, in beta</p>
-            <ul className={styles.includes}>
-              {pricing.includes.map((item) => (
-                <li key={item}>{item}</li>
-              ))}
-            </ul>
-          </div>
-          <table className={styles.examples}>
-            <caption className={styles.caption}>{pricing.examplesTitle}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={styles.cell}>
-                  Queries per month
-                </th>
-                <th scope="col" className={styles.cell}>
-                  Approximate monthly cost
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {PRICING_EXAMPLES.map(({ queriesPerMonth, monthlyUsd }) => (
-                <tr key={queriesPerMonth}>
-                  <td className={styles.cell}>{formatCount(queriesPerMonth)} queries</td>
-                  <td className={styles.cell}>≈ {formatUsd(monthlyUsd)} / month</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <EstimatorPart />
+    <HomeSection id="pricing" titleId="pricing-title" title={pricing.title} intro={pricing.intro}>
+      <div className={styles.layout}>
+        <div className={styles.priceCard}>
+          <p className={styles.price}>{formatUsd(PRICE_PER_1000_QUERIES_USD)}</p>
+          <p className={styles.unit}>{pricing.unit}, in beta</p>
+          <ul className={styles.includes}>
+            {pricing.includes.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
         </div>
+        <table className={styles.examples}>
+          <caption className={styles.caption}>{pricing.examplesTitle}</caption>
+          <thead>
+            <tr>
+              <th scope="col" className={styles.cell}>
+                Queries per month
+              </th>
+              <th scope="col" className={styles.cell}>
+                Approximate monthly cost
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {PRICING_EXAMPLES.map(({ queriesPerMonth, monthlyUsd }) => (
+              <tr key={queriesPerMonth}>
+                <td className={styles.cell}>{formatCount(queriesPerMonth)} queries</td>
+                <td className={styles.cell}>≈ {formatUsd(monthlyUsd)} / month</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <EstimatorPart />
       </div>
-    </section>
+    </HomeSection>
   );
 }

@@ -7,7 +7,8 @@ import type { inviteMachine } from '#machines/inviteMachine';
 import type { privacyRequestMachine } from '#machines/privacyRequestMachine';
 import { HONEYPOT_NAME } from '@/components/FormFields';
 
-type FormActor = ActorRefFrom<typeof inviteMachine> | ActorRefFrom<typeof privacyRequestMachine>;
+/** The actor of a submission form: the invite form's or the privacy request form's. */
+export type FormActor = ActorRefFrom<typeof inviteMachine> | ActorRefFrom<typeof privacyRequestMachine>;
 
 /**
  * A form's draft wiring, spread onto its `<form>`: the draft the machine started with is put

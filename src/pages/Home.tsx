@@ -3,11 +3,11 @@ import { PageMeta } from '@/components/PageMeta';
 import { Faq } from '@/components/Faq';
 import { FeatureCard, featureGrid } from '@/components/FeatureCard';
 import { Hero } from '@/components/Hero';
+import { HomeSection } from '@/components/HomeSection';
 import { lazyPart } from '@/components/lazyPart';
 import { Pricing } from '@/components/Pricing';
 import { features, inviteSection } from '@/content/home';
 import { loadEventFired } from '@/utils/loadEvent';
-import { container, lede, section, sectionAlt, sectionTitle } from '@/styles/layout.css';
 
 /**
  * The invite form's code: its machine, the submission, IP-lookup and metadata services, the draft. Below
@@ -51,33 +51,22 @@ export function Home() {
 
 function Features() {
   return (
-    <section className={sectionAlt} aria-labelledby="features-title">
-      <div className={container}>
-        <h2 id="features-title" className={sectionTitle}>
-          Search that keeps up with your agents
-        </h2>
-        <ul className={featureGrid}>
-          {features.map((feature) => (
-            <li key={feature.id}>
-              <FeatureCard feature={feature} />
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <HomeSection titleId="features-title" alt title="Search that keeps up with your agents">
+      <ul className={featureGrid}>
+        {features.map((feature) => (
+          <li key={feature.id}>
+            <FeatureCard feature={feature} />
+          </li>
+        ))}
+      </ul>
+    </HomeSection>
   );
 }
 
 function Invite() {
   return (
-    <section id="invite" className={section} aria-labelledby="invite-title">
-      <div className={container}>
-        <h2 id="invite-title" className={sectionTitle}>
-          {inviteSection.title}
-        </h2>
-        <p className={lede}>{inviteSection.intro}</p>
-        <InviteFormPart />
-      </div>
-    </section>
+    <HomeSection id="invite" titleId="invite-title" title={inviteSection.title} intro={inviteSection.intro}>
+      <InviteFormPart />
+    </HomeSection>
   );
 }

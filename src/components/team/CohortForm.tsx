@@ -3,6 +3,7 @@ import type { CohortFieldErrors, NewCohort } from '#machines/teamCohortsMachine'
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
 import * as styles from './Cohorts.css';
+import { Field } from './Field';
 
 interface CohortFormProps {
   adding: boolean;
@@ -13,19 +14,16 @@ interface CohortFormProps {
 }
 
 /** One field of the form, its problem beside it (and named by it: aria-describedby, aria-invalid). */
-function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode }) {
+function CohortField({ id, label, error, children }: { id: string; label: string; error?: string; children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode }) {
   return (
-    <div className={fields.field}>
-      <label className={fields.label} htmlFor={id}>
-        {label}
-      </label>
+    <Field htmlFor={id} label={label}>
       {children({ id, 'aria-invalid': Boolean(error), ...(error ? { 'aria-describedby': `${id}-error` } : {}) })}
       {error && (
         <p id={`${id}-error`} className={styles.error}>
           {error}
         </p>
       )}
-    </div>
+    </Field>
   );
 }
 
@@ -54,17 +52,17 @@ export function CohortForm({ adding, errors, created, onAdd }: CohortFormProps) 
       }}
     >
       <h2 id={`${id}-title`}>Create a cohort</h2>
-      <Field id={`${id}-name`} label="Name" error={errors.name}>
+      <CohortField id={`${id}-name`} label="Name" error={errors.name}>
         {(props) => <input {...props} className={fields.input} name="name" maxLength={200} required value={name} onChange={(event) => setName(event.target.value)} />}
-      </Field>
-      <Field id={`${id}-starts`} label="Start date" error={errors.startsOn}>
+      </CohortField>
+      <CohortField id={`${id}-starts`} label="Start date" error={errors.startsOn}>
         {(props) => <input {...props} className={fields.input} type="date" name="startsOn" required value={startsOn} onChange={(event) => setStartsOn(event.target.value)} />}
-      </Field>
-      <Field id={`${id}-capacity`} label="Capacity (optional: empty for no limit)" error={errors.capacity}>
+      </CohortField>
+      <CohortField id={`${id}-capacity`} label="Capacity (optional: empty for no limit)" error={errors.capacity}>
         {(props) => (
           <input {...props} className={fields.input} type="number" inputMode="numeric" min={1} step={1} name="capacity" value={capacity} onChange={(event) => setCapacity(event.target.value)} />
         )}
-      </Field>
+      </CohortField>
       {errors.form && (
         <p role="alert" className={styles.error}>
           {errors.form}

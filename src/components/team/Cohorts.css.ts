@@ -1,5 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '@/styles/theme.css';
+import { box } from '@/styles/surface.css';
 
 export const layout = style({
   display: 'grid',
@@ -9,14 +10,7 @@ export const layout = style({
 
 export const list = style({ display: 'grid', gap: vars.space.sm, margin: 0, padding: 0, listStyle: 'none' });
 
-export const item = style({
-  display: 'grid',
-  gap: vars.space.xs,
-  padding: vars.space.md,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  background: vars.color.surfaceRaised,
-});
+export const item = style([box, { display: 'grid', gap: vars.space.xs, background: vars.color.surfaceRaised }]);
 
 export const name = style({ margin: 0, fontSize: '1.125rem' });
 

@@ -1,19 +1,12 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '@/styles/theme.css';
+import { box } from '@/styles/surface.css';
 
 export const panel = style({ display: 'grid', gap: vars.space.md });
 
 export const buttons = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.sm, alignItems: 'end' });
 
-export const group = style({
-  display: 'grid',
-  gap: vars.space.sm,
-  margin: 0,
-  padding: vars.space.md,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  minWidth: 0,
-});
+export const group = style([box, { display: 'grid', gap: vars.space.sm, margin: 0, minWidth: 0 }]);
 
 export const legend = style({ fontWeight: 700, paddingInline: vars.space.xs });
 

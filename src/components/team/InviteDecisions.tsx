@@ -4,6 +4,8 @@ import type { DecisionDraft, DecisionTarget } from '#machines/teamDecisions';
 import type { Cohort } from '#shared/team';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
+import { Field } from './Field';
+import { ReasonDecision } from './ReasonDecision';
 import * as styles from './Decision.css';
 import type { DecisionActor } from './DecisionFlight';
 import { DECISION_LABELS } from './labels';
@@ -40,10 +42,7 @@ export function InviteDecisions({ actor, targets, cohorts }: { actor: DecisionAc
       <fieldset className={styles.group}>
         <legend className={styles.legend}>Accept into a cohort</legend>
         <div className={styles.buttons}>
-          <div className={fields.field}>
-            <label className={fields.label} htmlFor={`${id}-cohort`}>
-              Cohort
-            </label>
+          <Field htmlFor={`${id}-cohort`} label="Cohort">
             <select id={`${id}-cohort`} className={fields.input} value={cohortName} onChange={(event) => setCohortName(event.target.value)}>
               <option value="">Choose a cohort</option>
               {cohorts.map((choice) => (
@@ -52,7 +51,7 @@ export function InviteDecisions({ actor, targets, cohorts }: { actor: DecisionAc
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           {accept ? (
             <DecisionButton actor={actor} targets={targets} draft={accept} tone="primary" />
           ) : (
@@ -62,18 +61,9 @@ export function InviteDecisions({ actor, targets, cohorts }: { actor: DecisionAc
           )}
         </div>
       </fieldset>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Decline</legend>
-        <div className={fields.field}>
-          <label className={fields.label} htmlFor={`${id}-reason`}>
-            Reason told to the applicant (optional)
-          </label>
-          <textarea id={`${id}-reason`} className={fields.textarea} rows={2} maxLength={5000} value={reason} onChange={(event) => setReason(event.target.value)} />
-        </div>
-        <div className={styles.buttons}>
-          <DecisionButton actor={actor} targets={targets} draft={{ decision: 'decline', reason }} />
-        </div>
-      </fieldset>
+      <ReasonDecision legend="Decline" id={`${id}-reason`} label="Reason told to the applicant (optional)" reason={reason} onReason={setReason}>
+        <DecisionButton actor={actor} targets={targets} draft={{ decision: 'decline', reason }} />
+      </ReasonDecision>
       <div className={styles.buttons}>
         <DecisionButton actor={actor} targets={targets} draft={{ decision: 'waitlist' }} />
         <DecisionButton actor={actor} targets={targets} draft={{ decision: 'spam' }} />

@@ -1,7 +1,9 @@
 import { useId, useState } from 'react';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
+import { Field } from './Field';
 import * as styles from './Request.css';
+import { RequestBlock } from './RequestBlock';
 
 interface NoteBoxProps {
   /** a note is being added */
@@ -24,10 +26,7 @@ export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
     setText('');
   }
   return (
-    <section className={styles.block} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className={styles.heading}>
-        Add a note
-      </h2>
+    <RequestBlock id={`${id}-title`} title="Add a note">
       <form
         className={styles.block}
         onSubmit={(event) => {
@@ -35,12 +34,9 @@ export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
           onAdd(text);
         }}
       >
-        <div className={fields.field}>
-          <label className={fields.label} htmlFor={`${id}-text`}>
-            Note (kept in the timeline, never mailed)
-          </label>
+        <Field htmlFor={`${id}-text`} label="Note (kept in the timeline, never mailed)">
           <textarea id={`${id}-text`} name="text" className={fields.textarea} rows={3} maxLength={5000} required value={text} onChange={(event) => setText(event.target.value)} />
-        </div>
+        </Field>
         {error && (
           <p role="alert" className={fields.alertTitle}>
             {error}
@@ -52,6 +48,6 @@ export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
           </button>
         </div>
       </form>
-    </section>
+    </RequestBlock>
   );
 }

@@ -4,6 +4,8 @@ import type { DecisionDraft, DecisionTarget } from '#machines/teamDecisions';
 import type { PrivacyOutcome } from '#shared/team';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
+import { Field } from './Field';
+import { ReasonDecision } from './ReasonDecision';
 import * as styles from './Decision.css';
 import type { DecisionActor } from './DecisionFlight';
 import { DECISION_LABELS } from './labels';
@@ -53,10 +55,7 @@ export function PrivacySteps({ actor, target }: { actor: DecisionActor; target: 
             </label>
           ))}
         </fieldset>
-        <div className={fields.field}>
-          <label className={fields.label} htmlFor={`${id}-basis`}>
-            Basis or reason
-          </label>
+        <Field htmlFor={`${id}-basis`} label="Basis or reason">
           <p id={`${id}-basis-hint`} className={fields.hint}>
             A denial or an answer in part states its basis (11 CCR §7022, §7024).
           </p>
@@ -69,7 +68,7 @@ export function PrivacySteps({ actor, target }: { actor: DecisionActor; target: 
             value={basis}
             onChange={(event) => setBasis(event.target.value)}
           />
-        </div>
+        </Field>
         <label className={fields.choice}>
           <input type="checkbox" checked={attachSubject} onChange={(event) => setAttachSubject(event.target.checked)} />
           Attach the subject&apos;s export (only once they are verified)
@@ -78,18 +77,9 @@ export function PrivacySteps({ actor, target }: { actor: DecisionActor; target: 
           <StepButton actor={actor} target={target} draft={{ decision: 'respond', outcome, reason: basis, attachSubject }} tone="primary" />
         </div>
       </fieldset>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Extend</legend>
-        <div className={fields.field}>
-          <label className={fields.label} htmlFor={`${id}-extension`}>
-            Reason for the extension (told to the requester)
-          </label>
-          <textarea id={`${id}-extension`} className={fields.textarea} rows={2} maxLength={5000} value={extension} onChange={(event) => setExtension(event.target.value)} />
-        </div>
-        <div className={styles.buttons}>
-          <StepButton actor={actor} target={target} draft={{ decision: 'extend', reason: extension }} />
-        </div>
-      </fieldset>
+      <ReasonDecision legend="Extend" id={`${id}-extension`} label="Reason for the extension (told to the requester)" reason={extension} onReason={setExtension}>
+        <StepButton actor={actor} target={target} draft={{ decision: 'extend', reason: extension }} />
+      </ReasonDecision>
     </div>
   );
 }

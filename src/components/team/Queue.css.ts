@@ -1,5 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '@/styles/theme.css';
+import { box } from '@/styles/surface.css';
 
 export const toolbar = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'end', gap: vars.space.md, marginBottom: vars.space.md });
 
@@ -42,14 +43,7 @@ export const more = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space.m
 
 export const keys = style({ color: vars.color.textMuted, fontSize: '0.875rem', margin: `${vars.space.sm} 0` });
 
-export const bulk = style({
-  position: 'sticky',
-  bottom: 0,
-  display: 'grid',
-  gap: vars.space.sm,
-  padding: vars.space.md,
-  marginBlock: vars.space.md,
-  border: `1px solid ${vars.color.border}`,
-  borderRadius: vars.radius.md,
-  background: vars.color.surfaceRaised,
-});
+export const bulk = style([
+  box,
+  { position: 'sticky', bottom: 0, display: 'grid', gap: vars.space.sm, marginBlock: vars.space.md, background: vars.color.surfaceRaised },
+]);

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { Cohort, QueueFilters as Filters, QueuePage, QueueState } from '#shared/team';
 import * as fields from '@/components/FormFields.css';
+import { Field } from './Field';
 import { KIND_LABELS, QUEUE_STATE_ORDER, STATE_LABELS } from './labels';
 import * as styles from './Queue.css';
 
@@ -26,10 +27,7 @@ export function QueueFilters({ filters, counts, cohorts, onFilter, onSearch }: Q
   const choose = (key: 'kind' | 'state' | 'cohort', value: string) => onFilter({ ...chosen, [key]: value || undefined });
   return (
     <form role="search" aria-label="Filter the queue" className={styles.filters} onSubmit={(event) => event.preventDefault()}>
-      <div className={fields.field}>
-        <label className={fields.label} htmlFor={`${id}-q`}>
-          Search
-        </label>
+      <Field htmlFor={`${id}-q`} label="Search">
         <input
           id={`${id}-q`}
           className={fields.input}
@@ -43,21 +41,15 @@ export function QueueFilters({ filters, counts, cohorts, onFilter, onSearch }: Q
             onSearch(event.target.value);
           }}
         />
-      </div>
-      <div className={fields.field}>
-        <label className={fields.label} htmlFor={`${id}-kind`}>
-          Kind
-        </label>
+      </Field>
+      <Field htmlFor={`${id}-kind`} label="Kind">
         <select id={`${id}-kind`} className={fields.input} name="kind" value={filters.kind ?? ''} onChange={(event) => choose('kind', event.target.value)}>
           <option value="">Any kind</option>
           <option value="invite">{KIND_LABELS.invite}</option>
           <option value="privacy">{KIND_LABELS.privacy}</option>
         </select>
-      </div>
-      <div className={fields.field}>
-        <label className={fields.label} htmlFor={`${id}-state`}>
-          State
-        </label>
+      </Field>
+      <Field htmlFor={`${id}-state`} label="State">
         <select id={`${id}-state`} className={fields.input} name="state" value={filters.state ?? ''} onChange={(event) => choose('state', event.target.value)}>
           <option value="">Any state</option>
           {QUEUE_STATE_ORDER.map((state: QueueState) => (
@@ -67,11 +59,8 @@ export function QueueFilters({ filters, counts, cohorts, onFilter, onSearch }: Q
             </option>
           ))}
         </select>
-      </div>
-      <div className={fields.field}>
-        <label className={fields.label} htmlFor={`${id}-cohort`}>
-          Cohort
-        </label>
+      </Field>
+      <Field htmlFor={`${id}-cohort`} label="Cohort">
         <select id={`${id}-cohort`} className={fields.input} name="cohort" value={filters.cohort ?? ''} onChange={(event) => choose('cohort', event.target.value)}>
           <option value="">Any cohort</option>
           {cohorts.map((cohort) => (
@@ -80,7 +69,7 @@ export function QueueFilters({ filters, counts, cohorts, onFilter, onSearch }: Q
             </option>
           ))}
         </select>
-      </div>
+      </Field>
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { TEAM_PATHS, type RequestDetail } from '#shared/team';
 import { dayOf, fieldLabel, valueText } from './format';
 import { KIND_LABELS } from './labels';
+import { RequestBlock } from './RequestBlock';
 import * as styles from './Request.css';
 
 /** Keys and values as a description list; every value inert text (React escapes it: never HTML). */
@@ -25,22 +26,13 @@ function Facts({ entries, label }: { entries: Array<[string, unknown]>; label: s
 export function RequestFacts({ detail }: { detail: RequestDetail }) {
   return (
     <>
-      <section className={styles.block} aria-labelledby="as-submitted">
-        <h2 id="as-submitted" className={styles.heading}>
-          As submitted
-        </h2>
+      <RequestBlock id="as-submitted" title="As submitted">
         <Facts label="Fields as submitted" entries={Object.entries(detail.fields)} />
-      </section>
-      <section className={styles.block} aria-labelledby="client-metadata">
-        <h2 id="client-metadata" className={styles.heading}>
-          Client metadata
-        </h2>
+      </RequestBlock>
+      <RequestBlock id="client-metadata" title="Client metadata">
         <Facts label="Metadata the browser sent" entries={Object.entries(detail.metadata)} />
-      </section>
-      <section className={styles.block} aria-labelledby="same-mailbox">
-        <h2 id="same-mailbox" className={styles.heading}>
-          Other requests from this mailbox
-        </h2>
+      </RequestBlock>
+      <RequestBlock id="same-mailbox" title="Other requests from this mailbox">
         {detail.sameMailbox.length === 0 ? (
           <p>None.</p>
         ) : (
@@ -55,7 +47,7 @@ export function RequestFacts({ detail }: { detail: RequestDetail }) {
             ))}
           </ul>
         )}
-      </section>
+      </RequestBlock>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { ADD_MEMBER_COMMAND, signInCopy as copy } from '@/content/team';
 import { TeamSessionContext } from '@/context/team';
-import { button } from '@/styles/button.css';
+import { PasskeyButton } from './PasskeyButton';
 import * as styles from './TeamPanel.css';
 
 /**
@@ -21,19 +21,7 @@ export function SignIn() {
         {copy.title}
       </h1>
       <p className={styles.text}>{copy.intro}</p>
-      <button
-        type="button"
-        className={`${button({ tone: 'primary' })} ${styles.action}`}
-        aria-disabled={!canSignIn}
-        onClick={() => {
-          if (canSignIn) session.send({ type: 'session.signIn' });
-        }}
-      >
-        {copy.button}
-      </button>
-      <p role="status" className={styles.status}>
-        {status}
-      </p>
+      <PasskeyButton label={copy.button} enabled={canSignIn} onPress={() => session.send({ type: 'session.signIn' })} status={status} />
       <p className={styles.text}>
         {copy.access} <code className={styles.command}>{ADD_MEMBER_COMMAND}</code> {copy.accessAfter}
       </p>

@@ -1,5 +1,6 @@
 import type { TimelineEntry } from '#shared/team';
 import { fieldLabel, momentOf } from './format';
+import { RequestBlock } from './RequestBlock';
 import * as styles from './Request.css';
 
 /**
@@ -8,10 +9,7 @@ import * as styles from './Request.css';
  */
 export function Timeline({ entries }: { entries: readonly TimelineEntry[] }) {
   return (
-    <section className={styles.block} aria-labelledby="timeline">
-      <h2 id="timeline" className={styles.heading}>
-        Timeline
-      </h2>
+    <RequestBlock id="timeline" title="Timeline">
       <ol className={styles.timeline}>
         {entries.map((entry, index) => {
           const { event, at, ...details } = entry;
@@ -29,6 +27,6 @@ export function Timeline({ entries }: { entries: readonly TimelineEntry[] }) {
           );
         })}
       </ol>
-    </section>
+    </RequestBlock>
   );
 }

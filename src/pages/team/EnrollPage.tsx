@@ -4,8 +4,8 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { enrollCopy as copy, NEW_LINK_COMMAND } from '@/content/team';
 import { useInspect } from '@/context/inspect';
 import { TeamSessionContext } from '@/context/team';
+import { PasskeyButton } from '@/components/team/PasskeyButton';
 import * as panel from '@/components/team/TeamPanel.css';
-import { button } from '@/styles/button.css';
 import { hasStrippedFragment, isVerificationFragment, takeStrippedFragment, tokenOfFragment } from '@/utils/verificationFragment';
 import { teamEnrollMachine } from '#machines/teamEnrollMachine';
 import { TEAM_PATHS } from '#shared/team';
@@ -80,19 +80,12 @@ function Enrollment({ token }: { token: string | null }) {
   return (
     <>
       <p className={panel.text}>{copy.intro}</p>
-      <button
-        type="button"
-        className={`${button({ tone: 'primary' })} ${panel.action}`}
-        aria-disabled={!canRegister}
-        onClick={() => {
-          if (canRegister) enrollment.send({ type: 'enroll.register' });
-        }}
-      >
-        {copy.button}
-      </button>
-      <p role="status" className={panel.status}>
-        {registering ? copy.registering : error}
-      </p>
+      <PasskeyButton
+        label={copy.button}
+        enabled={canRegister}
+        onPress={() => enrollment.send({ type: 'enroll.register' })}
+        status={registering ? copy.registering : error}
+      />
     </>
   );
 }

@@ -10,6 +10,7 @@ import { NoteBox } from '@/components/team/NoteBox';
 import { PrivacySteps } from '@/components/team/PrivacySteps';
 import * as styles from '@/components/team/Request.css';
 import { RequestFacts } from '@/components/team/RequestFacts';
+import { RequestBlock } from '@/components/team/RequestBlock';
 import { Timeline } from '@/components/team/Timeline';
 import * as fields from '@/components/FormFields.css';
 import { useInspect } from '@/context/inspect';
@@ -100,17 +101,14 @@ function RequestOf({ id }: { id: string }) {
                 <Timeline entries={detail.timeline} />
               </div>
               <div className={styles.block}>
-                <section className={styles.block} aria-labelledby="decide">
-                  <h2 id="decide" className={styles.heading}>
-                    Decide
-                  </h2>
+                <RequestBlock id="decide" title="Decide">
                   {request.kind === 'invite' ? (
                     <InviteDecisions actor={decision} targets={[targetOf(detail)]} cohorts={cohorts} />
                   ) : (
                     <PrivacySteps actor={decision} target={targetOf(detail)} />
                   )}
                   <DecisionFlight actor={decision} />
-                </section>
+                </RequestBlock>
                 <NoteBox saving={noting} error={noteError} added={notesAdded} onAdd={(text) => page.send({ type: 'note.add', text })} />
               </div>
             </div>
