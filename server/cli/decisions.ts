@@ -51,42 +51,24 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
   /** `--by`, and `--note`: the team's remark, kept in the timeline, never mailed */
   const decisionOptions = (command: Command) => byOption(command).option('--note <text>', "the team's remark on the decision, kept in the timeline (never mailed)", oneLineText);
 
-  decisionOptions(
-    program
-      .command('accept')
-      .description('accepts invite requests into a cohort and mails each applicant its name and start date; credentials follow from the API\'s onboarding (the signed invite.accepted event)')
-      .argument('<id...>', 'the invite request ids')
-      .requiredOption('--cohort <name>', 'the cohort (see cohort list)', oneLineText),
-  ).action((ids: string[], options: { cohort: string; note?: string; by?: string }) => decide('accept', ids, options));
+  /** `<name> <id…>`: one decision on one or more invite requests, with its own options (`own`) before `--by` and `--note`. */
+  const decisionCommand = (name: string, decision: InviteDecision, description: string, own: (command: Command) => Command = (command) => command) =>
+    decisionOptions(own(program.command(name).description(description).argument('<id...>', 'the invite request ids'))).action(
+      (ids: string[], options: { cohort?: string; reason?: string; note?: string; by?: string }) => decide(decision, ids, options),
+    );
 
-  decisionOptions(
-    program
-      .command('waitlist')
-      .description('puts invite requests on the waitlist and mails each applicant that the team will reach out when ready to onboard (rolling basis)')
-      .argument('<id...>', 'the invite request ids'),
-  ).action((ids: string[], options: { note?: string; by?: string }) => decide('waitlist', ids, options));
-
-  decisionOptions(
-    program
-      .command('done')
-      .description('the same as waitlist (kept for the habit: done now puts an invite request on the waitlist and mails the applicant)')
-      .argument('<id...>', 'the invite request ids'),
-  ).action((ids: string[], options: { note?: string; by?: string }) => decide('waitlist', ids, options));
-
-  decisionOptions(
-    program
-      .command('decline')
-      .description('declines invite requests and mails each applicant politely, with the reason when given')
-      .argument('<id...>', 'the invite request ids')
-      .option('--reason <text>', 'told to the applicant', oneLineText),
-  ).action((ids: string[], options: { reason?: string; note?: string; by?: string }) => decide('decline', ids, options));
-
-  decisionOptions(
-    program
-      .command('spam')
-      .description('marks invite requests as spam: no mail, hidden from list (see list --state spam); reopen takes it back')
-      .argument('<id...>', 'the invite request ids'),
-  ).action((ids: string[], options: { note?: string; by?: string }) => decide('spam', ids, options));
+  decisionCommand(
+    'accept',
+    'accept',
+    'accepts invite requests into a cohort and mails each applicant its name and start date; credentials follow from the API\'s onboarding (the signed invite.accepted event)',
+    (command) => command.requiredOption('--cohort <name>', 'the cohort (see cohort list)', oneLineText),
+  );
+  decisionCommand('waitlist', 'waitlist', 'puts invite requests on the waitlist and mails each applicant that the team will reach out when ready to onboard (rolling basis)');
+  decisionCommand('done', 'waitlist', 'the same as waitlist (kept for the habit: done now puts an invite request on the waitlist and mails the applicant)');
+  decisionCommand('decline', 'decline', 'declines invite requests and mails each applicant politely, with the reason when given', (command) =>
+    command.option('--reason <text>', 'told to the applicant', oneLineText),
+  );
+  decisionCommand('spam', 'spam', 'marks invite requests as spam: no mail, hidden from list (see list --state spam); reopen takes it back');
 
   decisionOptions(
     program

@@ -23,15 +23,19 @@ export const teamMembers = pgTable('team_members', {
   removedAt: timestamp('removed_at', { withTimezone: true }),
 });
 
+/** `member_id` of a row that belongs to one member (a passkey, an enrollment link, a session): deleted with the member. */
+const ownedByMember = () =>
+  uuid('member_id')
+    .notNull()
+    .references(() => teamMembers.id, { onDelete: 'cascade' });
+
 /** A member's passkeys (WebAuthn credentials), registered through an enrollment link. */
 export const teamPasskeys = pgTable(
   'team_passkeys',
   {
     /** the credential ID, base64url */
     id: text('id').primaryKey(),
-    memberId: uuid('member_id')
-      .notNull()
-      .references(() => teamMembers.id, { onDelete: 'cascade' }),
+    memberId: ownedByMember(),
     /** the COSE public key */
     publicKey: bytea('public_key').notNull(),
     /** the authenticator's signature counter (0 for most passkeys, which do not count) */
@@ -52,9 +56,7 @@ export const teamEnrollments = pgTable(
   {
     /** SHA-256 of the token, hex */
     tokenSha256: text('token_sha256').primaryKey(),
-    memberId: uuid('member_id')
-      .notNull()
-      .references(() => teamMembers.id, { onDelete: 'cascade' }),
+    memberId: ownedByMember(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -72,9 +74,7 @@ export const teamSessions = pgTable(
   'team_sessions',
   {
     tokenSha256: text('token_sha256').primaryKey(),
-    memberId: uuid('member_id')
-      .notNull()
-      .references(() => teamMembers.id, { onDelete: 'cascade' }),
+    memberId: ownedByMember(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     /** `created_at` + `TEAM_SESSION_MAX_MS`: the absolute end */

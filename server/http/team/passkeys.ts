@@ -80,6 +80,19 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
   const ceremony = [team.sameOrigin, api.clientAddress, attempts] as const;
   const withBody = [...ceremony, api.jsonContentType, api.jsonBody(TEAM_AUTH_BODY_MAX_BYTES, 'team sign-in')] as const;
   const gone = (c: Context) => problem(c, 410, ENROLLMENT_GONE_ERROR);
+  /**
+   * What both enrollment routes do first: the body read by `schema` (400, "Body must be `shape`", when it
+   * does not fit), then the member whose enrollment token it carries (410 when the link is spent, expired
+   * or unknown). Returns the parsed body, the member and the time, or the answer to send.
+   */
+  const enrolling = async <T extends { token: string }>(c: Context, schema: z.ZodType<T>, shape: string) => {
+    const body = schema.safeParse(c.var.body);
+    if (!body.success) return problem(c, 400, `Body must be ${shape}`);
+    const now = team.now();
+    const member = await enrollingMember(db, body.data.token, now);
+    if (!member) return gone(c);
+    return { body: body.data, member, now };
+  };
   const signedIn = (c: Context, token: string, member: { email: string; name: string | null }) => {
     team.setSessionCookie(c, token);
     return c.json({ email: member.email, name: member.name }, 200);
@@ -87,11 +100,9 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
 
   return new Hono<TeamEnv>()
     .post('/enroll/options', ...withBody, async (c) => {
-      const body = enrollBody.safeParse(c.var.body);
-      if (!body.success) return problem(c, 400, 'Body must be { "token": string }');
-      const now = team.now();
-      const member = await enrollingMember(db, body.data.token, now);
-      if (!member) return gone(c);
+      const start = await enrolling(c, enrollBody, '{ "token": string }');
+      if (start instanceof Response) return start;
+      const { member, now } = start;
       const creation = await generateRegistrationOptions({
         rpName: RP_NAME,
         rpID: team.rpID(),
@@ -107,13 +118,11 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       return c.json({ options: creation }, 200);
     })
     .post('/enroll/verify', ...withBody, async (c) => {
-      const body = enrollVerifyBody.safeParse(c.var.body);
-      if (!body.success) return problem(c, 400, 'Body must be { "token": string, "response": RegistrationResponseJSON }');
-      const now = team.now();
-      const member = await enrollingMember(db, body.data.token, now);
-      if (!member) return gone(c);
+      const start = await enrolling(c, enrollVerifyBody, '{ "token": string, "response": RegistrationResponseJSON }');
+      if (start instanceof Response) return start;
+      const { body, member, now } = start;
       const verified = await verifyRegistrationResponse({
-        response: body.data.response as unknown as RegistrationResponseJSON,
+        response: body.response as unknown as RegistrationResponseJSON,
         expectedChallenge: (challenge) => spendChallenge(db, { challenge, purpose: 'enroll', memberId: member.id, now }),
         expectedOrigin: team.origin(),
         expectedRPID: team.rpID(),
@@ -125,7 +134,7 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       });
       if (!verified?.verified) return problem(c, 400, 'The passkey could not be registered; start again from the link');
       const { credential } = verified.registrationInfo;
-      const stored = await registerPasskey(db, { token: body.data.token, memberId: member.id, id: credential.id, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? null, now });
+      const stored = await registerPasskey(db, { token: body.token, memberId: member.id, id: credential.id, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? null, now });
       if (!stored) return gone(c);
       await audit(db, { at: now, memberId: member.id, action: 'passkey registered', detail: 'console' });
       const token = await startSession(db, member.id, now);

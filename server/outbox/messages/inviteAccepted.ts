@@ -1,5 +1,5 @@
 import { INVITE_NEXT_STEPS } from '#shared/inviteSteps';
-import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from './layout.ts';
+import { html, letter, longDate, para, siteSignature, type MailContent, type MessageFacts } from './layout.ts';
 
 /** The third step /thank-you promises (spec §2): "Approved applicants are placed in a cohort and given API credentials." */
 const COHORT_STEP = INVITE_NEXT_STEPS[2];
@@ -14,21 +14,13 @@ const COHORT_STEP = INVITE_NEXT_STEPS[2];
 export function inviteAccepted(facts: Pick<MessageFacts, 'siteUrl'> & { cohort: string; startsOn: string }): MailContent {
   const subject = "You're in: welcome to the Sonde beta";
   const starts = longDate(new Date(`${facts.startsOn}T00:00:00Z`));
-  const text = [
-    'Hello,',
-    '',
-    "Good news: we reviewed your request for an invite to the Sonde beta, and you're in.",
-    '',
-    `${COHORT_STEP.body} Your cohort is ${facts.cohort}; it starts on ${starts}.`,
-    '',
-    'Your API credentials will follow from our API onboarding. You do not need to do anything until then.',
-    '',
-    `Sonde — ${facts.siteUrl}`,
-  ].join('\n');
-  const body = html`<p>Hello,</p>
-<p>Good news: we reviewed your request for an invite to the Sonde beta, and you're in.</p>
-<p>${COHORT_STEP.body} Your cohort is <strong>${facts.cohort}</strong>; it starts on <strong>${starts}</strong>.</p>
-<p>Your API credentials will follow from our API onboarding. You do not need to do anything until then.</p>
-<p><a href="${facts.siteUrl}">${facts.siteUrl}</a></p>`;
-  return { subject, text, html: htmlLayout(subject, body) };
+  return letter(subject, [
+    para`Good news: we reviewed your request for an invite to the Sonde beta, and you're in.`,
+    {
+      text: `${COHORT_STEP.body} Your cohort is ${facts.cohort}; it starts on ${starts}.`,
+      html: html`<p>${COHORT_STEP.body} Your cohort is <strong>${facts.cohort}</strong>; it starts on <strong>${starts}</strong>.</p>`,
+    },
+    para`Your API credentials will follow from our API onboarding. You do not need to do anything until then.`,
+    siteSignature(facts.siteUrl),
+  ]);
 }

@@ -1,5 +1,5 @@
 import { INVITE_NEXT_STEPS, ROLLING_NOTE } from '#shared/inviteSteps';
-import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from './layout.ts';
+import { html, letter, longDate, para, siteSignature, type MailContent, type MessageFacts } from './layout.ts';
 
 /**
  * To the work email of an invite request: received, what happens next (the three steps of /thank-you,
@@ -9,24 +9,14 @@ import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from 
 export function inviteAcknowledgment(facts: MessageFacts): MailContent {
   const subject = 'We received your request for a Sonde invite';
   const received = longDate(facts.receivedAt);
-  const text = [
-    'Hello,',
-    '',
-    `We received your request for an invite to the Sonde beta on ${received}. Here is what happens next:`,
-    '',
-    ...INVITE_NEXT_STEPS.map((step, i) => `${i + 1}. ${step.title}. ${step.body}`),
-    '',
-    ROLLING_NOTE,
-    '',
-    'You do not need to do anything now. If you did not ask for an invite, you can ignore this message.',
-    '',
-    `Sonde — ${facts.siteUrl}`,
-  ].join('\n');
-  const body = html`<p>Hello,</p>
-<p>We received your request for an invite to the Sonde beta on ${received}. Here is what happens next:</p>
-<ol>${INVITE_NEXT_STEPS.map((step) => html`<li><strong>${step.title}.</strong> ${step.body}</li>`)}</ol>
-<p>${ROLLING_NOTE}</p>
-<p>You do not need to do anything now. If you did not ask for an invite, you can ignore this message.</p>
-<p><a href="${facts.siteUrl}">${facts.siteUrl}</a></p>`;
-  return { subject, text, html: htmlLayout(subject, body) };
+  return letter(subject, [
+    para`We received your request for an invite to the Sonde beta on ${received}. Here is what happens next:`,
+    {
+      text: INVITE_NEXT_STEPS.map((step, i) => `${i + 1}. ${step.title}. ${step.body}`).join('\n'),
+      html: html`<ol>${INVITE_NEXT_STEPS.map((step) => html`<li><strong>${step.title}.</strong> ${step.body}</li>`)}</ol>`,
+    },
+    para`${ROLLING_NOTE}`,
+    para`You do not need to do anything now. If you did not ask for an invite, you can ignore this message.`,
+    siteSignature(facts.siteUrl),
+  ]);
 }

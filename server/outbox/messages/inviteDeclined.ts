@@ -1,4 +1,4 @@
-import { html, htmlLayout, type MailContent, type MessageFacts } from './layout.ts';
+import { letter, para, siteSignature, type MailContent, type MessageFacts } from './layout.ts';
 
 /**
  * To the work email of a declined invite request: politely, that the beta has no place for it now, with
@@ -9,23 +9,12 @@ import { html, htmlLayout, type MailContent, type MessageFacts } from './layout.
 export function inviteDeclined(facts: Pick<MessageFacts, 'siteUrl'> & { reason: string | null }): MailContent {
   const subject = 'Your Sonde invite request';
   const reason = facts.reason?.trim() || null;
-  const text = [
-    'Hello,',
-    '',
-    'Thank you for your interest in the Sonde beta, and for the time you took to tell us about your work.',
-    '',
-    'We reviewed your request, and we are not able to offer you a place in the beta at this time.',
-    ...(reason ? ['', `Our reason: ${reason}`] : []),
-    '',
-    'We are grateful you considered Sonde.',
-    '',
-    `Sonde — ${facts.siteUrl}`,
-  ].join('\n');
-  const body = html`<p>Hello,</p>
-<p>Thank you for your interest in the Sonde beta, and for the time you took to tell us about your work.</p>
-<p>We reviewed your request, and we are not able to offer you a place in the beta at this time.</p>
-${reason ? html`<p>Our reason: ${reason}</p>` : ''}
-<p>We are grateful you considered Sonde.</p>
-<p><a href="${facts.siteUrl}">${facts.siteUrl}</a></p>`;
-  return { subject, text, html: htmlLayout(subject, body) };
+  return letter(subject, [
+    para`Thank you for your interest in the Sonde beta, and for the time you took to tell us about your work.`,
+    para`We reviewed your request, and we are not able to offer you a place in the beta at this time.`,
+    // without a reason the HTML part keeps the reason's line, empty
+    reason ? para`Our reason: ${reason}` : { text: null, html: '' },
+    para`We are grateful you considered Sonde.`,
+    siteSignature(facts.siteUrl),
+  ]);
 }

@@ -1,5 +1,5 @@
 import { INVITE_NEXT_STEPS } from '#shared/inviteSteps';
-import { html, htmlLayout, type MailContent, type MessageFacts } from './layout.ts';
+import { letter, para, siteSignature, type MailContent, type MessageFacts } from './layout.ts';
 
 /** The second step /thank-you promises (spec §2): "When we are ready to onboard you, we contact you at the email address you gave us." */
 const REACH_OUT_STEP = INVITE_NEXT_STEPS[1];
@@ -11,21 +11,10 @@ const REACH_OUT_STEP = INVITE_NEXT_STEPS[1];
  */
 export function inviteWaitlisted(facts: Pick<MessageFacts, 'siteUrl'>): MailContent {
   const subject = 'Your Sonde invite request: on the waitlist';
-  const text = [
-    'Hello,',
-    '',
-    'Thank you for your interest in the Sonde beta. We reviewed your request and put it on our waitlist.',
-    '',
-    `The beta admits teams on a rolling basis. ${REACH_OUT_STEP.body}`,
-    '',
-    'You do not need to do anything now, or to send another request.',
-    '',
-    `Sonde — ${facts.siteUrl}`,
-  ].join('\n');
-  const body = html`<p>Hello,</p>
-<p>Thank you for your interest in the Sonde beta. We reviewed your request and put it on our waitlist.</p>
-<p>The beta admits teams on a rolling basis. ${REACH_OUT_STEP.body}</p>
-<p>You do not need to do anything now, or to send another request.</p>
-<p><a href="${facts.siteUrl}">${facts.siteUrl}</a></p>`;
-  return { subject, text, html: htmlLayout(subject, body) };
+  return letter(subject, [
+    para`Thank you for your interest in the Sonde beta. We reviewed your request and put it on our waitlist.`,
+    para`The beta admits teams on a rolling basis. ${REACH_OUT_STEP.body}`,
+    para`You do not need to do anything now, or to send another request.`,
+    siteSignature(facts.siteUrl),
+  ]);
 }

@@ -1,4 +1,4 @@
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
 
 /** A message as the mail channel sends it: a subject, a plain-text part and a simple HTML part. */
 export interface MailContent {
@@ -41,6 +41,57 @@ ${body}
 </div>
 </body>
 </html>`);
+}
+
+/**
+ * One paragraph of a message as each part states it: `text` in the plain-text part (it may hold several
+ * lines), `html` in the HTML part (escaped markup: built with `html`). Null: the part does not state it.
+ */
+export interface Paragraph {
+  text: string | null;
+  html: ReturnType<typeof html> | string | null;
+}
+
+/**
+ * A paragraph that both parts state in the same words, as a template tag: `` para`Received on ${date}.` ``.
+ * The text part is the sentence as written; the HTML part is `<p>…</p>`, every interpolated value escaped.
+ */
+export function para(strings: TemplateStringsArray, ...values: unknown[]): Paragraph {
+  return {
+    text: strings.reduce((text, part, i) => `${text}${String(values[i - 1])}${part}`),
+    html: html`<p>${html(strings, ...values)}</p>`,
+  };
+}
+
+/** A paragraph that ends in an address to write to: the address as is in the text part, a `mailto:` link in the HTML part. */
+export function writeTo(lead: string, email: string): Paragraph {
+  return { text: `${lead} ${email}.`, html: html`<p>${lead} <a href="mailto:${email}">${email}</a>.</p>` };
+}
+
+/** The last paragraph of a message to a visitor: `Sonde — <siteUrl>` in the text part, the site's link in the HTML part. */
+export function siteSignature(siteUrl: string): Paragraph {
+  return { text: `Sonde — ${siteUrl}`, html: html`<p><a href="${siteUrl}">${siteUrl}</a></p>` };
+}
+
+/** The last paragraph of a message about a privacy request: `Sonde — <siteUrl>/privacy`, and in the HTML part a link to the privacy policy. */
+export function privacySignature(siteUrl: string): Paragraph {
+  return { text: `Sonde — ${siteUrl}/privacy`, html: html`<p><a href="${siteUrl}/privacy">Our privacy policy</a></p>` };
+}
+
+/**
+ * A message to a visitor or a team member: "Hello," then its paragraphs, in both parts. The text part
+ * separates paragraphs with a blank line; the HTML part (in `htmlLayout`) puts each on its own line.
+ * A paragraph's null part is left out of that part.
+ * @returns the subject, the plain-text part and the HTML part
+ */
+export function letter(subject: string, paragraphs: Paragraph[]): MailContent {
+  const texts = paragraphs.flatMap((paragraph) => (paragraph.text === null ? [] : [paragraph.text]));
+  const htmls = paragraphs.flatMap((paragraph) => (paragraph.html === null ? [] : [String(paragraph.html)]));
+  return {
+    subject,
+    text: ['Hello,', ...texts].join('\n\n'),
+    html: htmlLayout(subject, raw(['<p>Hello,</p>', ...htmls].join('\n'))),
+  };
 }
 
 export { html };

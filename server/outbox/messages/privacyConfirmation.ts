@@ -1,6 +1,6 @@
 import { RETENTION } from '#shared/policy';
 import { VERIFIED_REQUEST_TYPES, type PrivacyRequestType } from '#shared/submission';
-import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from './layout.ts';
+import { html, letter, longDate, para, privacySignature, writeTo, type MailContent, type MessageFacts, type Paragraph } from './layout.ts';
 
 /** One more privacy request a confirmation covers: sent to the same mailbox while the first one's confirmation waited. */
 export interface AlsoConfirmed {
@@ -45,45 +45,44 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
       : []),
     `We will answer by ${due}, within ${RETENTION.privacyResponseDays} days of receipt. If we need more time, we will tell you why before that date; we can extend once, by up to ${RETENTION.privacyResponseDays} more days.`,
   ];
-  const text = [
-    'Hello,',
-    '',
-    `We received your privacy request on ${received}.`,
-    '',
-    `Request types: ${types}`,
-    `Response due by: ${due}`,
-    '',
-    'How we will process it:',
-    ...steps.map((step) => `- ${step}`),
-    '',
-    ...(link ? ['Confirm it is you:', link, ''] : []),
-    ...(also.length > 0
+  return letter(subject, [
+    para`We received your privacy request on ${received}.`,
+    {
+      text: `Request types: ${types}\nResponse due by: ${due}`,
+      html: html`<p>Request types: <strong>${types}</strong><br>Response due by: <strong>${due}</strong></p>`,
+    },
+    {
+      text: ['How we will process it:', ...steps.map((step) => `- ${step}`)].join('\n'),
+      html: html`<p>How we will process it:</p>
+<ul>${steps.map((step) => html`<li>${step}</li>`)}</ul>`,
+    },
+    ...(link
       ? [
-          `This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.`,
-          '',
-          ...also.flatMap((request, i) => [
-            `Request ${i + 2}, received on ${longDate(request.receivedAt)}`,
-            `Request types: ${request.types.length > 0 ? request.types.join(', ') : 'none selected'}`,
-            `Response due by: ${request.dueAt ? longDate(request.dueAt) : ''}`,
-            ...(request.verificationLink ? ['Confirm it is you:', request.verificationLink] : []),
-            '',
-          ]),
+          {
+            text: `Confirm it is you:\n${link}`,
+            html: html`<p><a href="${link}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#ffffff;border-radius:6px;text-decoration:none">Confirm it is you</a></p>
+<p style="font-size:14px;color:#4b5563">Or copy this address into your browser: ${link}</p>`,
+          },
         ]
       : []),
-    `Questions: reply to this message, or write to ${facts.privacyEmail}.`,
-    '',
-    `Sonde — ${facts.siteUrl}/privacy`,
-  ].join('\n');
-  const body = html`<p>Hello,</p>
-<p>We received your privacy request on ${received}.</p>
-<p>Request types: <strong>${types}</strong><br>Response due by: <strong>${due}</strong></p>
-<p>How we will process it:</p>
-<ul>${steps.map((step) => html`<li>${step}</li>`)}</ul>
-${link ? html`<p><a href="${link}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#ffffff;border-radius:6px;text-decoration:none">Confirm it is you</a></p>
-<p style="font-size:14px;color:#4b5563">Or copy this address into your browser: ${link}</p>
-` : ''}${also.length > 0 ? html`<p>This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.</p>
-${also.map((request, i) => html`<p>Request ${i + 2}, received on ${longDate(request.receivedAt)}<br>Request types: <strong>${request.types.length > 0 ? request.types.join(', ') : 'none selected'}</strong><br>Response due by: <strong>${request.dueAt ? longDate(request.dueAt) : ''}</strong>${request.verificationLink ? html`<br><a href="${request.verificationLink}">Confirm it is you</a>: ${request.verificationLink}` : ''}</p>
-`)}` : ''}<p>Questions: reply to this message, or write to <a href="mailto:${facts.privacyEmail}">${facts.privacyEmail}</a>.</p>
-<p><a href="${facts.siteUrl}/privacy">Our privacy policy</a></p>`;
-  return { subject, text, html: htmlLayout(subject, body) };
+    ...(also.length > 0
+      ? [
+          para`This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.`,
+          ...also.map(alsoParagraph),
+        ]
+      : []),
+    writeTo('Questions: reply to this message, or write to', facts.privacyEmail),
+    privacySignature(facts.siteUrl),
+  ]);
+}
+
+/** One more request the confirmation covers, numbered from 2: its date, types, due date and own link. */
+function alsoParagraph(request: AlsoConfirmed, i: number): Paragraph {
+  const types = request.types.length > 0 ? request.types.join(', ') : 'none selected';
+  const due = request.dueAt ? longDate(request.dueAt) : '';
+  const link = request.verificationLink;
+  return {
+    text: [`Request ${i + 2}, received on ${longDate(request.receivedAt)}`, `Request types: ${types}`, `Response due by: ${due}`, ...(link ? ['Confirm it is you:', link] : [])].join('\n'),
+    html: html`<p>Request ${i + 2}, received on ${longDate(request.receivedAt)}<br>Request types: <strong>${types}</strong><br>Response due by: <strong>${due}</strong>${link ? html`<br><a href="${link}">Confirm it is you</a>: ${link}` : ''}</p>`,
+  };
 }

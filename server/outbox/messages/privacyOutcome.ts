@@ -1,5 +1,5 @@
 import type { PrivacyOutcome } from '../../db/schema.ts';
-import { html, htmlLayout, longDate, type MailContent, type MessageFacts } from './layout.ts';
+import { html, letter, longDate, para, privacySignature, writeTo, type MailContent, type MessageFacts } from './layout.ts';
 
 const OUTCOME_SENTENCE: Record<PrivacyOutcome, string> = {
   complied: 'We have done what you asked.',
@@ -24,20 +24,10 @@ export function privacyOutcome(
     ...(facts.reason ? [facts.outcome === 'complied' ? facts.reason : `Why: ${facts.reason}`] : []),
     ...(facts.attached ? ['The personal information we hold about you is attached as a JSON file (a portable, machine-readable format).'] : []),
   ];
-  const text = [
-    'Hello,',
-    '',
-    `This is our answer to the privacy request we received on ${received} (request types: ${types}).`,
-    '',
-    ...lines,
-    '',
-    `If you disagree or have a question, reply to this message or write to ${facts.privacyEmail}.`,
-    '',
-    `Sonde — ${facts.siteUrl}/privacy`,
-  ].join('\n');
-  const body = html`<p>Hello,</p>
-<p>This is our answer to the privacy request we received on ${received} (request types: ${types}).</p>
-${lines.map((line) => html`<p>${line}</p>`)}
-<p>If you disagree or have a question, reply to this message or write to <a href="mailto:${facts.privacyEmail}">${facts.privacyEmail}</a>.</p>`;
-  return { subject, text, html: htmlLayout(subject, body) };
+  return letter(subject, [
+    para`This is our answer to the privacy request we received on ${received} (request types: ${types}).`,
+    { text: lines.join('\n'), html: html`${lines.map((line) => html`<p>${line}</p>`)}` },
+    writeTo('If you disagree or have a question, reply to this message or write to', facts.privacyEmail),
+    { ...privacySignature(facts.siteUrl), html: null },
+  ]);
 }
