@@ -27,13 +27,9 @@ export function inviteFormElement(): HTMLElement {
   return screen.getByRole('form', { name: 'Request an invite' });
 }
 
-/** Fills the required fields (and ticks consent) as a visitor would. */
-export async function fillRequiredInviteFields(user: UserEvent, answers: Partial<typeof visitor> = {}) {
-  const formElement = inviteFormElement();
-  const values = { ...visitor, ...answers };
-  // Every field is found before the first keystroke, in one pass: typing re-renders the form, which
-  // empties jsdom's cache of computed styles, and each look-up by role and name would compute them all again.
-  const answered: Array<[string, string]> = [
+/** The invite form's required text fields (spec §3), each as its label and the answer in `values`. */
+export function requiredInviteAnswers(values: typeof visitor): Array<[label: string, answer: string]> {
+  return [
     ['Full name', values.fullName],
     ['Work email', values.workEmail],
     ['Role / title', values.roleTitle],
@@ -42,6 +38,15 @@ export async function fillRequiredInviteFields(user: UserEvent, answers: Partial
     ['Estimated monthly queries', values.estimatedMonthlyQueries],
     ['Peak queries per second (QPS)', values.peakQPS],
   ];
+}
+
+/** Fills the required fields (and ticks consent) as a visitor would. */
+export async function fillRequiredInviteFields(user: UserEvent, answers: Partial<typeof visitor> = {}) {
+  const formElement = inviteFormElement();
+  const values = { ...visitor, ...answers };
+  // Every field is found before the first keystroke, in one pass: typing re-renders the form, which
+  // empties jsdom's cache of computed styles, and each look-up by role and name would compute them all again.
+  const answered = requiredInviteAnswers(values);
   const boxes = getAllByRoleNamed(formElement, 'textbox', answered.map(([name]) => name));
   const fields = answered.map(([, value], at) => [boxes[at]!, value] as const);
   const form = within(formElement);

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/dom';
 import { afterEach, expect, vi } from 'vitest';
 import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, KEEP_REQUEST_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
-import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
+import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, requiredInviteAnswers, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
 import { inviteModel, statusOf } from './models';
 import { heldNetwork, network as sent } from '../support/network';
@@ -24,15 +24,7 @@ afterEach(() => heldStorageWrites.reset());
 /** Sets the required answers and submits without a focus event: autofill plus a scripted or assistive submit. */
 function autofillAndSubmit() {
   const form = within(inviteFormElement());
-  const answers: Array<[string, string]> = [
-    ['Full name', visitor.fullName],
-    ['Work email', visitor.workEmail],
-    ['Role / title', visitor.roleTitle],
-    ['Company', visitor.companyName],
-    ['What will you build with Sonde?', visitor.useCaseDescription],
-    ['Estimated monthly queries', visitor.estimatedMonthlyQueries],
-    ['Peak queries per second (QPS)', visitor.peakQPS],
-  ];
+  const answers = requiredInviteAnswers(visitor);
   // Every field is found before the first input, in one pass: an input re-renders the form, which empties
   // jsdom's cache of computed styles, and each look-up by role and name would compute them all again.
   const boxes = getAllByRoleNamed(inviteFormElement(), 'textbox', answers.map(([label]) => label));
