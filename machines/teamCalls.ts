@@ -42,7 +42,7 @@ export function refusalsOf(error: unknown): string[] {
 }
 
 /** What an invoked call's `onError` hands a transition's params: the call's rejection. */
-type CallFailure = { event: { error: unknown } };
+export type CallFailure = { event: { error: unknown } };
 
 /**
  * The first `onError` transition of each call a console machine invokes: the call answered 401 (the
