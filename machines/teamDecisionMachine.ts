@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { decide, previewMails, takePrivacyStep } from '@/services/teamApi';
 import type { MailPreview, PreviewRequest } from '#shared/team';
 import { chartsAllow, type DecisionDraft, type DecisionTarget } from './teamDecisions';
-import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition, type CallFailure } from './teamCalls';
+import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition, storeCallError, type CallFailure } from './teamCalls';
 import { unlessAborted } from './abortable';
 
 /** A decision as the member fills it in, and a request it is about (./teamDecisions.ts). */
@@ -85,12 +85,6 @@ const refusedByChart = {
   actions: { type: 'storeRefusals' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
 };
 
-/** A call failed otherwise (no answer, 5xx, 400): the error is stored, to try again. */
-const callFailed = {
-  target: 'failed',
-  actions: { type: 'storeError' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
-};
-
 /**
  * A decision in flight, in the queue (invite requests, in bulk) or on a request's page: its mails are
  * previewed and shown (to, subject, text; none for spam, reopen or verify), then taken on Confirm. The
@@ -156,7 +150,7 @@ export const teamDecisionMachine = setup({
         onError: [
           sessionEndedTransition(),
           { ...refusedByChart, description: '409: the chart refuses it (the request changed meanwhile): why, and nothing changed.' },
-          { ...callFailed, description: 'No answer, or an error: try again.' },
+          { target: 'failed', actions: storeCallError, description: 'No answer, or an error: try again.' },
         ],
       },
       on: { 'decision.cancel': { target: 'idle', actions: 'forget', description: 'Cancelled: nothing is sent.' } },
@@ -178,7 +172,7 @@ export const teamDecisionMachine = setup({
         onError: [
           sessionEndedTransition(),
           { ...refusedByChart, description: '409: the chart refused it for a request (or the cohort is full): each refusal, and nothing changed.' },
-          { ...callFailed, description: 'No answer (offline), a 5xx, or a 400: said; the decision, and the reason typed, stay to try again.' },
+          { target: 'failed', actions: storeCallError, description: 'No answer (offline), a 5xx, or a 400: said; the decision, and the reason typed, stay to try again.' },
         ],
       },
     },
