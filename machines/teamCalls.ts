@@ -42,7 +42,13 @@ export function refusalsOf(error: unknown): string[] {
 }
 
 /** What an invoked call's `onError` hands a transition's params: the call's rejection. */
-type CallFailure = { event: { error: unknown } };
+export type CallFailure = { event: { error: unknown } };
+
+/**
+ * The action a console machine takes on a failed call, to say why: its `storeError` action (named by the
+ * machine's `setup`, which words it with {@link problemText}), given the call's rejection.
+ */
+export const storeCallError = { type: 'storeError' as const, params: ({ event }: CallFailure) => ({ error: event.error }) };
 
 /**
  * The first `onError` transition of each call a console machine invokes: the call answered 401 (the
@@ -56,7 +62,7 @@ export function sessionEndedTransition(overrides: { target?: string; description
   return {
     guard: { type: 'sessionEnded' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
     target: 'failed',
-    actions: [{ type: 'storeError' as const, params: ({ event }: CallFailure) => ({ error: event.error }) }, 'endSession' as const],
+    actions: [storeCallError, 'endSession' as const],
     description: '401: the session ended.',
     ...overrides,
   };

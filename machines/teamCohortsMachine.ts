@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { addCohort, fetchCohorts, TeamApiError } from '@/services/teamApi';
 import type { Cohort } from '#shared/team';
-import { problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { problemText, sessionEnded, sessionEndedTransition, storeCallError } from './teamCalls';
 import { unlessAborted } from './abortable';
 
 /** A new cohort as the form sends it; `capacity` null: no limit. */
@@ -85,7 +85,7 @@ export const teamCohortsMachine = setup({
         onDone: { target: 'ready', actions: { type: 'storeCohorts', params: ({ event }) => event.output }, description: 'The cohorts are listed.' },
         onError: [
           sessionEndedTransition(),
-          { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: try again.' },
+          { target: 'failed', actions: storeCallError, description: 'No answer, or an error: try again.' },
         ],
       },
     },

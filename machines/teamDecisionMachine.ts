@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { decide, previewMails, takePrivacyStep } from '@/services/teamApi';
 import type { MailPreview, PreviewRequest } from '#shared/team';
 import { chartsAllow, type DecisionDraft, type DecisionTarget } from './teamDecisions';
-import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition, storeCallError, type CallFailure } from './teamCalls';
 import { unlessAborted } from './abortable';
 
 /** A decision as the member fills it in, and a request it is about (./teamDecisions.ts). */
@@ -65,6 +65,26 @@ async function submit(targets: readonly DecisionTarget[], draft: DecisionDraft):
   }
 }
 
+/** A `decision.start` event, as a transition's params function receives it. */
+type DecisionStart = { event: Extract<TeamDecisionEvent, { type: 'decision.start' }> };
+
+// The transitions that two states of the machine take alike. Each state adds its own plain
+// `description: '…'` property, which the production build leaves out (vite.config.ts).
+
+/** `decision.start` (in `idle` and `done`): a decision the charts allow on every request chosen is stored, then previewed. */
+const startDecision = {
+  guard: { type: 'chartsAllow' as const, params: ({ event }: DecisionStart) => event },
+  target: 'previewing',
+  actions: { type: 'storeDecision' as const, params: ({ event }: DecisionStart) => event },
+};
+
+/** A call (the preview, the decision) answered 409: the chart refuses it; each refusal is stored. */
+const refusedByChart = {
+  guard: { type: 'refused' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
+  target: 'refused',
+  actions: { type: 'storeRefusals' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
+};
+
 /**
  * A decision in flight, in the queue (invite requests, in bulk) or on a request's page: its mails are
  * previewed and shown (to, subject, text; none for spam, reopen or verify), then taken on Confirm. The
@@ -117,12 +137,7 @@ export const teamDecisionMachine = setup({
     idle: {
       description: 'No decision in flight: the buttons the charts allow are enabled.',
       on: {
-        'decision.start': {
-          guard: { type: 'chartsAllow', params: ({ event }) => event },
-          target: 'previewing',
-          actions: { type: 'storeDecision', params: ({ event }) => event },
-          description: 'A decision the charts allow on every request chosen: its mails are previewed first.',
-        },
+        'decision.start': { ...startDecision, description: 'A decision the charts allow on every request chosen: its mails are previewed first.' },
       },
     },
     previewing: {
@@ -134,13 +149,8 @@ export const teamDecisionMachine = setup({
         onDone: { target: 'confirming', actions: { type: 'storeMails', params: ({ event }) => event.output }, description: 'The mails are shown for the member to confirm.' },
         onError: [
           sessionEndedTransition(),
-          {
-            guard: { type: 'refused', params: ({ event }) => ({ error: event.error }) },
-            target: 'refused',
-            actions: { type: 'storeRefusals', params: ({ event }) => ({ error: event.error }) },
-            description: '409: the chart refuses it (the request changed meanwhile): why, and nothing changed.',
-          },
-          { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: try again.' },
+          { ...refusedByChart, description: '409: the chart refuses it (the request changed meanwhile): why, and nothing changed.' },
+          { target: 'failed', actions: storeCallError, description: 'No answer, or an error: try again.' },
         ],
       },
       on: { 'decision.cancel': { target: 'idle', actions: 'forget', description: 'Cancelled: nothing is sent.' } },
@@ -161,29 +171,15 @@ export const teamDecisionMachine = setup({
         onDone: { target: 'done', actions: 'reloadChanged', description: 'Taken: what changed is loaded again.' },
         onError: [
           sessionEndedTransition(),
-          {
-            guard: { type: 'refused', params: ({ event }) => ({ error: event.error }) },
-            target: 'refused',
-            actions: { type: 'storeRefusals', params: ({ event }) => ({ error: event.error }) },
-            description: '409: the chart refused it for a request (or the cohort is full): each refusal, and nothing changed.',
-          },
-          {
-            target: 'failed',
-            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'No answer (offline), a 5xx, or a 400: said; the decision, and the reason typed, stay to try again.',
-          },
+          { ...refusedByChart, description: '409: the chart refused it for a request (or the cohort is full): each refusal, and nothing changed.' },
+          { target: 'failed', actions: storeCallError, description: 'No answer (offline), a 5xx, or a 400: said; the decision, and the reason typed, stay to try again.' },
         ],
       },
     },
     done: {
       description: 'The decision is taken and its mails queued: said; another decision can follow.',
       on: {
-        'decision.start': {
-          guard: { type: 'chartsAllow', params: ({ event }) => event },
-          target: 'previewing',
-          actions: { type: 'storeDecision', params: ({ event }) => event },
-          description: 'Another decision the charts allow: previewed first.',
-        },
+        'decision.start': { ...startDecision, description: 'Another decision the charts allow: previewed first.' },
         'decision.cancel': { target: 'idle', actions: 'forget', description: 'The note of what was done is closed.' },
       },
     },

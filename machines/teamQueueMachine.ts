@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { fetchCohorts, fetchQueue, queueCsvUrl } from '@/services/teamApi';
 import type { Cohort, QueueFilters, QueuePage, QueueState, RequestSummary } from '#shared/team';
-import { problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { problemText, sessionEnded, sessionEndedTransition, storeCallError } from './teamCalls';
 import { unlessAborted } from './abortable';
 
 /** The text search waits this many ms after the last keystroke before the queue is asked again. */
@@ -174,7 +174,7 @@ export const teamQueueMachine = setup({
         onDone: { target: 'ready', actions: { type: 'storeFirstPage', params: ({ event }) => event.output }, description: 'The first page and the counts are shown.' },
         onError: [
           sessionEndedTransition({ description: '401: the session ended; the console asks the member to sign in again.' }),
-          { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: said, with a way to try again.' },
+          { target: 'failed', actions: storeCallError, description: 'No answer, or an error: said, with a way to try again.' },
         ],
       },
     },
@@ -204,11 +204,7 @@ export const teamQueueMachine = setup({
         onDone: { target: 'ready', actions: { type: 'storeNextPage', params: ({ event }) => event.output }, description: 'The next page is added below.' },
         onError: [
           sessionEndedTransition(),
-          {
-            target: 'ready',
-            actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
-            description: 'No answer, or an error: said; what was shown stays, and Load more tries again.',
-          },
+          { target: 'ready', actions: storeCallError, description: 'No answer, or an error: said; what was shown stays, and Load more tries again.' },
         ],
       },
     },

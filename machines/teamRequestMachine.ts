@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { addNote, fetchCohorts, fetchRequest } from '@/services/teamApi';
 import type { Cohort, RequestDetail } from '#shared/team';
-import { notFound, problemText, sessionEnded, sessionEndedTransition } from './teamCalls';
+import { notFound, problemText, sessionEnded, sessionEndedTransition, storeCallError } from './teamCalls';
 import { unlessAborted } from './abortable';
 
 /** Which request the page shows: its id, from the address (`/team/requests/:id`). */
@@ -73,7 +73,7 @@ export const teamRequestMachine = setup({
         onError: [
           sessionEndedTransition(),
           { guard: { type: 'notFound', params: ({ event }) => ({ error: event.error }) }, target: 'notFound', description: '404: no such request.' },
-          { target: 'failed', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, description: 'No answer, or an error: try again.' },
+          { target: 'failed', actions: storeCallError, description: 'No answer, or an error: try again.' },
         ],
       },
     },

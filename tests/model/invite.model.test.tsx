@@ -1,13 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/dom';
 import { afterEach, expect, vi } from 'vitest';
-import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, KEEP_REQUEST_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, requiredInviteAnswers, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
-import { inviteModel, statusOf } from './models';
+import { inviteModel } from './models';
 import { heldNetwork, network as sent } from '../support/network';
 import { describeModel } from './runner';
 import { expectDraft, expectOutbox } from './formExpectations';
-import { elapse } from './steps';
+import { formSubmissionActions } from './formActions';
 import { heldStorageWrites } from '../support/heldStorage';
 import { getAllByRoleNamed } from '../support/named';
 import type * as OutboxStore from '@/services/outboxStore';
@@ -45,13 +44,7 @@ describeModel(inviteModel, {
       await fillRequiredInviteFields(user);
       await user.click(inviteSubmitButton());
     },
-    'xstate.done.actor.lookUpClientIp': async ({ network }) => network.answerLookup(),
-    'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp': () => elapse(IP_LOOKUP_TIMEOUT_MS),
-    'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
-    'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
-    'xstate.after.submitTimeout.invite.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
-    'xstate.done.actor.keepRequest': async () => heldStorageWrites.release(),
-    'xstate.after.keepRequestTimeout.invite.form.submitting.keeping': () => elapse(KEEP_REQUEST_TIMEOUT_MS),
+    ...formSubmissionActions('invite'),
     // Drafts. A change is one more character in the notes; focus leaving goes to a link outside the form.
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
@@ -59,7 +52,6 @@ describeModel(inviteModel, {
       fireEvent.input(field, { target: { value: `${field.value}x` } });
     },
     'form.blur': async () => fireEvent.focusOut(within(inviteFormElement()).getByRole('textbox', { name: 'Anything else?' }), { relatedTarget: document.body }),
-    'xstate.after.draftSaveDelay.invite.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),
   },
   expectView: async (state, { location }, event) => {
     await expectOutbox(state, event);

@@ -18,6 +18,7 @@ import { VerificationError, type VerificationAnswer } from '@/services/verificat
 import { SAMPLE_TOKEN } from '../support/network';
 import { SubmissionError } from '@/services/submission';
 import { MOCK_CLIENT_IP } from '../../mocks/handlers';
+import type { InvitePayload } from '#shared/submission';
 import { visitorPayload } from '../inviteFixtures';
 
 /**
@@ -45,26 +46,34 @@ export function statusOf(event: AnyEventObject): number {
   return (event as { error?: SubmissionError }).error?.status ?? 0;
 }
 
+/**
+ * The events of a form machine built on machines/formSubmission.ts (`id`: the invite or the privacy
+ * request form): `payload` is what the form submits, `draftField` the field a `form.change` types into.
+ */
+function formSubmissionEvents(id: 'invite' | 'privacyRequest', payload: InvitePayload, draftField: string): AnyEventObject[] {
+  return [
+    { type: 'form.engage' },
+    { type: 'form.submit', payload },
+    { type: 'form.submit', payload, trapFilled: true },
+    { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
+    { type: `xstate.after.ipLookupTimeout.${id}.clientIp.lookingUp` },
+    { type: 'xstate.done.actor.submitRequest', output: undefined },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_503 },
+    { type: 'xstate.error.actor.submitRequest', error: HTTP_400 },
+    { type: `xstate.after.submitTimeout.${id}.form.submitting.sending` },
+    { type: 'xstate.done.actor.keepRequest', output: undefined },
+    { type: `xstate.after.keepRequestTimeout.${id}.form.submitting.keeping` },
+    { type: 'form.change', values: { [draftField]: 'x' } },
+    { type: 'form.blur' },
+    { type: `xstate.after.draftSaveDelay.${id}.draft.changed` },
+  ];
+}
+
 export const inviteModel: Model = {
   name: 'invite',
   machine: inviteMachine,
   inputs: [undefined],
-  events: [
-    { type: 'form.engage' },
-    { type: 'form.submit', payload: visitorPayload },
-    { type: 'form.submit', payload: visitorPayload, trapFilled: true },
-    { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
-    { type: 'xstate.after.ipLookupTimeout.invite.clientIp.lookingUp' },
-    { type: 'xstate.done.actor.submitRequest', output: undefined },
-    { type: 'xstate.error.actor.submitRequest', error: HTTP_503 },
-    { type: 'xstate.error.actor.submitRequest', error: HTTP_400 },
-    { type: 'xstate.after.submitTimeout.invite.form.submitting.sending' },
-    { type: 'xstate.done.actor.keepRequest', output: undefined },
-    { type: 'xstate.after.keepRequestTimeout.invite.form.submitting.keeping' },
-    { type: 'form.change', values: { notes: 'x' } },
-    { type: 'form.blur' },
-    { type: 'xstate.after.draftSaveDelay.invite.draft.changed' },
-  ],
+  events: formSubmissionEvents('invite', visitorPayload, 'notes'),
   // clientIp is part of what crosses the network, so two routes to a state with different IPs are two states
   stateOf: (s) => [s.value, s.context.clientIp],
 };
@@ -79,22 +88,7 @@ export const privacyRequestModel: Model = {
   name: 'privacyRequest',
   machine: privacyRequestMachine,
   inputs: [undefined],
-  events: [
-    { type: 'form.engage' },
-    { type: 'form.submit', payload: privacyRequestPayload },
-    { type: 'form.submit', payload: privacyRequestPayload, trapFilled: true },
-    { type: 'xstate.done.actor.lookUpClientIp', output: MOCK_CLIENT_IP },
-    { type: 'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp' },
-    { type: 'xstate.done.actor.submitRequest', output: undefined },
-    { type: 'xstate.error.actor.submitRequest', error: HTTP_503 },
-    { type: 'xstate.error.actor.submitRequest', error: HTTP_400 },
-    { type: 'xstate.after.submitTimeout.privacyRequest.form.submitting.sending' },
-    { type: 'xstate.done.actor.keepRequest', output: undefined },
-    { type: 'xstate.after.keepRequestTimeout.privacyRequest.form.submitting.keeping' },
-    { type: 'form.change', values: { company: 'x' } },
-    { type: 'form.blur' },
-    { type: 'xstate.after.draftSaveDelay.privacyRequest.draft.changed' },
-  ],
+  events: formSubmissionEvents('privacyRequest', privacyRequestPayload, 'company'),
   // idle with an error on screen is a different state for the visitor than idle without one
   stateOf: (s) => [s.value, s.context.clientIp, s.context.error !== null],
 };

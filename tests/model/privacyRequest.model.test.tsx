@@ -1,13 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/dom';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, expect, vi } from 'vitest';
-import { DRAFT_SAVE_DELAY_MS, IP_LOOKUP_TIMEOUT_MS, KEEP_REQUEST_TIMEOUT_MS, SUBMIT_TIMEOUT_MS } from '@/config/site';
 import { renderApp } from '../renderApp';
-import { privacyRequestModel, statusOf } from './models';
+import { privacyRequestModel } from './models';
 import { heldNetwork, network as sent } from '../support/network';
 import { describeModel } from './runner';
 import { expectDraft, expectOutbox } from './formExpectations';
-import { elapse } from './steps';
+import { formSubmissionActions } from './formActions';
 import { heldStorageWrites } from '../support/heldStorage';
 import { getAllByRoleNamed } from '../support/named';
 import type * as OutboxStore from '@/services/outboxStore';
@@ -64,13 +63,7 @@ describeModel(privacyRequestModel, {
       await fillIn(user);
       await user.click(submitButton());
     },
-    'xstate.done.actor.lookUpClientIp': async ({ network }) => network.answerLookup(),
-    'xstate.after.ipLookupTimeout.privacyRequest.clientIp.lookingUp': () => elapse(IP_LOOKUP_TIMEOUT_MS),
-    'xstate.done.actor.submitRequest': async ({ network }) => network.answerPost(201),
-    'xstate.error.actor.submitRequest': async ({ network }, _before, event) => network.answerPost(statusOf(event)),
-    'xstate.after.submitTimeout.privacyRequest.form.submitting.sending': () => elapse(SUBMIT_TIMEOUT_MS),
-    'xstate.done.actor.keepRequest': async () => heldStorageWrites.release(),
-    'xstate.after.keepRequestTimeout.privacyRequest.form.submitting.keeping': () => elapse(KEEP_REQUEST_TIMEOUT_MS),
+    ...formSubmissionActions('privacyRequest'),
     // Drafts. A change is one more character in the company; focus leaving goes outside the form.
     'form.change': async () => {
       // typed without focusing the form (as autofill does), so that the change alone drives the step
@@ -78,7 +71,6 @@ describeModel(privacyRequestModel, {
       fireEvent.input(field, { target: { value: `${field.value}x` } });
     },
     'form.blur': async () => fireEvent.focusOut(form().getByRole('textbox', { name: 'Company' }), { relatedTarget: document.body }),
-    'xstate.after.draftSaveDelay.privacyRequest.draft.changed': () => elapse(DRAFT_SAVE_DELAY_MS),
   },
   expectView: async (state, { location, sentBeforeSubmit }, event) => {
     await expectOutbox(state, event);

@@ -1,24 +1,18 @@
 // @vitest-environment node
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../server/db/database.ts';
 import { deliveries, submissions } from '../../server/db/schema.ts';
 import { GROUP_COMMIT_MAX_BATCH, createSubmissionWriter } from '../../server/db/groupCommit.ts';
 import { isRefusedByDatabase } from '../../server/db/submissions.ts';
-import { testEngines } from '../support/database.ts';
+import { testEngines, withTestDatabase } from '../support/database.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 
 const settings = { limitPerWindow: 100, windowMs: 60_000 };
 
 describe.each(testEngines())('group commit on $name', (engine) => {
   let database: Database;
-
-  beforeEach(async () => {
-    database = await engine.open();
-  });
-  afterEach(async () => {
-    await database.close();
-  });
+  withTestDatabase(engine, (opened) => (database = opened));
 
   /**
    * How many transactions wrote the stored rows, and how many rows each, oldest first: `received_at` is

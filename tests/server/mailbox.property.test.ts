@@ -4,10 +4,10 @@
 // PGlite and PostgreSQL.
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from '../../server/db/database.ts';
 import { mailboxOf } from '../../server/db/mailbox.ts';
-import { testEngines } from '../support/database.ts';
+import { testEngines, withTestDatabase } from '../support/database.ts';
 
 /** An address as a visitor might spell one mailbox: any case, dots, a `+tag`, Gmail's two domains. */
 const spelling = fc
@@ -26,12 +26,7 @@ const spelling = fc
 
 describe.each(testEngines())('the mailbox rule on $name', (engine) => {
   let database: Database;
-  beforeAll(async () => {
-    database = await engine.open();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  withTestDatabase(engine, (opened) => (database = opened), 'all');
 
   it('is the same in TypeScript (mailboxOf) and in SQL (mailbox_of) for every spelling', async () => {
     await fc.assert(

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, TEXT_LIMITS } from '#shared/submission';
 import { createApp } from '../../server/http/app.ts';
 import type { Database } from '../../server/db/database.ts';
@@ -10,7 +10,7 @@ import { DATABASE_UNAVAILABLE_RETRY_AFTER_S, IDEMPOTENCY_KEY_MAX_LENGTH, SUBMITT
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../support/server.ts';
-import { testEngines } from '../support/database.ts';
+import { testEngines, withTestDatabase } from '../support/database.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 
@@ -196,12 +196,7 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
 describe.each(testEngines())('bad input on $name: a clear 400 naming the field, and nothing stored', (engine) => {
   let database: Database;
   const now = new Date('2026-11-22T12:00:00.000Z');
-  beforeAll(async () => {
-    database = await engine.open();
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  withTestDatabase(engine, (opened) => (database = opened), 'all');
   afterEach(async () => {
     await database.db.delete(submissions);
   });

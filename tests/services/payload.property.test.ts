@@ -7,6 +7,7 @@ import { TEXT_LIMITS, type ClientMetadata, type InvitePayload } from '#shared/su
 import { textProblem } from '#shared/text';
 import { checkSubmissionBody } from '../../server/http/submissionSchema';
 import { formData } from '../support/formData';
+import { INVITE_TEXT_FIELDS } from '../support/inviteFields';
 
 /**
  * Property-based tests: whatever a visitor types — any Unicode, empty, or at and past the
@@ -32,22 +33,6 @@ const typed = fc.oneof(
   fc.integer({ min: TEXT_LIMITS.short - 1, max: TEXT_LIMITS.long + 1 }).map((length) => 'é'.repeat(length)),
 );
 
-const inviteFields = [
-  'fullName',
-  'workEmail',
-  'roleTitle',
-  'companyName',
-  'websiteUrl',
-  'useCaseDescription',
-  'estimatedMonthlyQueries',
-  'peakQPS',
-  'targetLatency',
-  'keyRegionsLanguages',
-  'desiredStartDate',
-  'budgetRange',
-  'notes',
-] as const;
-
 /** The server's verdict on a payload, as JSON crosses the network. */
 function verdict(payload: InvitePayload) {
   const body: unknown = JSON.parse(JSON.stringify(buildSubmissionBody(payload, metadata)));
@@ -60,7 +45,7 @@ describe('payload builders under arbitrary input (fast-check)', () => {
   it('the invite form: never throws; the server accepts the body or names the field it refuses', () => {
     fc.assert(
       fc.property(
-        fc.record(Object.fromEntries(inviteFields.map((field) => [field, typed])) as Record<(typeof inviteFields)[number], fc.Arbitrary<string>>),
+        fc.record(Object.fromEntries(INVITE_TEXT_FIELDS.map((field) => [field, typed])) as Record<(typeof INVITE_TEXT_FIELDS)[number], fc.Arbitrary<string>>),
         fc.array(fc.string({ unit: 'binary', maxLength: 30 }), { maxLength: 4 }),
         fc.boolean(),
         (texts, workloads, consent) => {
@@ -69,7 +54,7 @@ describe('payload builders under arbitrary input (fast-check)', () => {
           if (consent) entries.push(['consentGiven', 'true']);
           const payload = invitePayloadFromFormData(formData(entries));
           const checked = verdict(payload);
-          if (!checked.ok) expect([...inviteFields, 'primaryWorkloads', 'consentGiven']).toContain(namesAField(checked.problem));
+          if (!checked.ok) expect([...INVITE_TEXT_FIELDS, 'primaryWorkloads', 'consentGiven']).toContain(namesAField(checked.problem));
         },
       ),
       { numRuns: 300 },

@@ -3,7 +3,7 @@ import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { SubmissionBody } from '#shared/submission';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { acceptSubmission, type AcceptSettings } from '../../server/db/submissions.ts';
@@ -100,6 +100,23 @@ export function testEngines(): TestEngine[] {
     });
   }
   return engines;
+}
+
+/**
+ * A fresh database of `engine` for the tests of the calling `describe`: one for each test (`scope`
+ * `'each'`, the default) or one for all of them (`'all'`), opened before and closed (on PostgreSQL,
+ * dropped) after. `opened` receives each database as it is opened, before the tests that use it.
+ */
+export function withTestDatabase(engine: TestEngine, opened: (database: Database) => void, scope: 'each' | 'all' = 'each'): void {
+  const [before, after] = scope === 'each' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  let database: Database;
+  before(async () => {
+    database = await engine.open();
+    opened(database);
+  });
+  after(async () => {
+    await database.close();
+  });
 }
 
 /**

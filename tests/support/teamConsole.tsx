@@ -3,13 +3,11 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { delay, http, HttpResponse } from 'msw';
 import { StrictMode, useEffect } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { MemoryRouter, Outlet, useLocation } from 'react-router-dom';
 import { expect, vi } from 'vitest';
 import { InspectContext, type Inspect } from '@/context/inspect';
 import { TeamSessionContext } from '@/context/team';
-import { CohortsPage } from '@/pages/team/CohortsPage';
-import { QueuePage } from '@/pages/team/QueuePage';
-import { RequestPage } from '@/pages/team/RequestPage';
+import { TeamRoutes } from '@/app/team/TeamRoutes';
 import { TEAM_API_PATH } from '#shared/team';
 import { teamHandlers } from '../../mocks/teamHandlers';
 import { server } from '../../mocks/node';
@@ -23,9 +21,10 @@ function AddressBar({ onChange }: { onChange: (address: string) => void }) {
 }
 
 /**
- * The console's pages at `path` (`/team`, `/team/requests/:id`, `/team/cohorts`) in a memory router,
- * inside the session's context as the console's frame provides it, in StrictMode (the team's API answered
- * as {@link answerTeamApi} sets it up). `sessionEnded()` counts the `session.ended` events the session received.
+ * The console's pages at `path` (`/team`, `/team/requests/:id`, `/team/cohorts`), routed as the app
+ * routes them (src/app/team/TeamRoutes.tsx) in a memory router, each in a bare `<main>` in place of the
+ * console's frame (no sign-in gate), inside the session's context as the frame provides it, in
+ * StrictMode (the team's API answered as {@link answerTeamApi} sets it up). `sessionEnded()` counts the `session.ended` events the session received.
  */
 export function renderConsole(path: string, options: { fakeTimers?: boolean; inspect?: Inspect } = {}) {
   const user = userEvent.setup(options.fakeTimers ? { advanceTimers: (ms) => vi.advanceTimersByTime(ms) } : {});
@@ -39,13 +38,13 @@ export function renderConsole(path: string, options: { fakeTimers?: boolean; ins
       <MemoryRouter initialEntries={[path]}>
         <InspectContext.Provider value={options.inspect}>
           <TeamSessionContext.Provider options={{ inspect: inspectSession }}>
-            <main>
-              <Routes>
-                <Route path="/team" element={<QueuePage />} />
-                <Route path="/team/requests/:id" element={<RequestPage />} />
-                <Route path="/team/cohorts" element={<CohortsPage />} />
-              </Routes>
-            </main>
+            <TeamRoutes
+              frame={
+                <main>
+                  <Outlet />
+                </main>
+              }
+            />
           </TeamSessionContext.Provider>
         </InspectContext.Provider>
         <AddressBar

@@ -9,6 +9,7 @@ import { holdSubmissions, network } from '../support/network';
 import { server } from '../../mocks/node';
 import { fillRequiredInviteFields, inviteFormElement, inviteSubmitButton, visitor } from '../inviteFixtures';
 import { renderApp } from '../renderApp';
+import { INVITE_PAYLOAD_FIELDS } from '../support/inviteFields';
 
 type Body = { event: string; data: Record<string, unknown> };
 
@@ -18,25 +19,8 @@ describe('invite form (spec §3, §5)', () => {
     const form = inviteFormElement();
     const names = [...form.querySelectorAll('input, textarea')].map((el) => el.getAttribute('name'));
     const unique = names.filter((name, i) => names.indexOf(name) === i);
-    expect(unique).toEqual([
-      'fullName',
-      'workEmail',
-      'roleTitle',
-      'companyName',
-      'websiteUrl',
-      'useCaseDescription',
-      'primaryWorkloads',
-      'mustHaveCapabilities',
-      'estimatedMonthlyQueries',
-      'peakQPS',
-      'targetLatency',
-      'keyRegionsLanguages',
-      'desiredStartDate',
-      'budgetRange',
-      'notes',
-      'leaveEmpty', // the honeypot: not a payload field, checked below
-      'consentGiven',
-    ]);
+    // every payload field of §3 in its order; the honeypot (not a payload field, checked below) before consent
+    expect(unique).toEqual([...INVITE_PAYLOAD_FIELDS.filter((name) => name !== 'consentGiven'), 'leaveEmpty', 'consentGiven']);
     const f = within(form);
     for (const name of ['fullName', 'workEmail', 'roleTitle', 'companyName', 'useCaseDescription', 'estimatedMonthlyQueries', 'peakQPS']) {
       expect(form.querySelector(`[name="${name}"]`), name).toBeRequired();
@@ -55,24 +39,23 @@ describe('invite form (spec §3, §5)', () => {
     expect(f.getByRole('textbox', { name: 'Key regions and languages' })).toHaveAttribute('placeholder', 'US, EU, APAC; EN, FR, DE');
     expect(f.getByRole('textbox', { name: 'Budget range' })).toHaveAttribute('placeholder', '$1k-5k/mo, $10k+/mo');
 
-    const workloads = f.getByRole('group', { name: 'Primary workloads' });
-    expect(within(workloads).getAllByRole('checkbox').map((c) => (c as HTMLInputElement).value)).toEqual([
-      'Agentic automation',
-      'RAG',
-      'Monitoring & alerts',
-      'Research & analysis',
-      'Other',
-    ]);
-    for (const box of within(workloads).getAllByRole('checkbox')) expect(box).not.toBeRequired();
-    const capabilities = f.getByRole('group', { name: 'Must-have capabilities' });
-    expect(within(capabilities).getAllByRole('checkbox').map((c) => (c as HTMLInputElement).value)).toEqual([
-      'Tunable ranking',
-      'Hybrid retrieval',
-      'Streaming results',
-      'Multilingual coverage',
-      'Logs & exports',
-      'Compliance addendum',
-    ]);
+    // spec §3: the options of each checkbox group, by the group's label, in the spec's order; no group is required
+    const checkboxOptions: Record<string, string[]> = {
+      'Primary workloads': ['Agentic automation', 'RAG', 'Monitoring & alerts', 'Research & analysis', 'Other'],
+      'Must-have capabilities': [
+        'Tunable ranking',
+        'Hybrid retrieval',
+        'Streaming results',
+        'Multilingual coverage',
+        'Logs & exports',
+        'Compliance addendum',
+      ],
+    };
+    for (const [group, options] of Object.entries(checkboxOptions)) {
+      const boxes = within(f.getByRole('group', { name: group })).getAllByRole('checkbox');
+      expect(boxes.map((box) => (box as HTMLInputElement).value), group).toEqual(options);
+      for (const box of boxes) expect(box, group).not.toBeRequired();
+    }
     const consent = f.getByRole('checkbox', {
       name: 'I agree to be contacted about the beta and accept the trial terms/privacy policy.',
     });

@@ -29,6 +29,16 @@ const ownedByMember = () =>
     .notNull()
     .references(() => teamMembers.id, { onDelete: 'cascade' });
 
+/**
+ * The first columns of a member's single-token table (an enrollment link, a session): the SHA-256 of the
+ * token, hex, as its key (the token itself is never kept), its member, and when it was made.
+ */
+const memberTokenColumns = () => ({
+  tokenSha256: text('token_sha256').primaryKey(),
+  memberId: ownedByMember(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** A member's passkeys (WebAuthn credentials), registered through an enrollment link. */
 export const teamPasskeys = pgTable(
   'team_passkeys',
@@ -54,10 +64,7 @@ export const teamPasskeys = pgTable(
 export const teamEnrollments = pgTable(
   'team_enrollments',
   {
-    /** SHA-256 of the token, hex */
-    tokenSha256: text('token_sha256').primaryKey(),
-    memberId: ownedByMember(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    ...memberTokenColumns(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
@@ -73,9 +80,7 @@ export const teamEnrollments = pgTable(
 export const teamSessions = pgTable(
   'team_sessions',
   {
-    tokenSha256: text('token_sha256').primaryKey(),
-    memberId: ownedByMember(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    ...memberTokenColumns(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     /** `created_at` + `TEAM_SESSION_MAX_MS`: the absolute end */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
