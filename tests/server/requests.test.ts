@@ -6,6 +6,7 @@ import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
@@ -398,16 +399,17 @@ describe('the command line as a process', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const chunks: Buffer[] = [];
-    child.stdout.pipe(
-      new Writable({
-        highWaterMark: 1024,
-        write(chunk: Buffer, _encoding, done) {
-          chunks.push(chunk);
-          setTimeout(done, 20);
-        },
-      }),
-    );
-    const code = await new Promise((resolve) => child.once('close', resolve));
+    const reader = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        setTimeout(done, 20);
+      },
+    });
+    child.stdout.pipe(reader);
+    // The process's exit code, and every byte it wrote as the reader takes it: the child's pipe closes
+    // while the slow reader still holds chunks it has not yet been handed.
+    const [code] = await Promise.all([new Promise((resolve) => child.once('close', resolve)), finished(reader)]);
     const stdout = Buffer.concat(chunks).toString('utf8');
     expect(code).toBe(0);
     expect(Buffer.byteLength(stdout)).toBeGreaterThan(4 * 65_536); // far past a pipe's buffer
