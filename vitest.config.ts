@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import viteConfig from './vite.config.ts';
+import { PGLITE_NODE_FLAGS } from './tests/support/nodeFlags.ts';
 
 /** The site's test folders, run in jsdom. */
 const BROWSER_TEST_DIRS = ['views', 'machines', 'services', 'model'];
@@ -111,6 +112,8 @@ export default mergeConfig(
             // a module, and each one closes the servers, databases and processes it starts.
             environment: 'node',
             isolate: false,
+            // PGlite's WebAssembly compiled once, by V8's baseline compiler (tests/support/nodeFlags.ts)
+            execArgv: [...PGLITE_NODE_FLAGS],
             include: ['tests/{server,docs,build,lint}/**/*.test.{ts,tsx}'],
             // One migrated database (PGlite, and PostgreSQL with DATABASE_URL) that test databases are copied from.
             globalSetup: ['tests/support/globalSetup.ts'],

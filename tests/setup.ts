@@ -5,6 +5,7 @@ import { clear as clearIndexedDb } from 'idb-keyval';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from '../mocks/node';
+import { reuseComputedStyles } from './support/computedStyle';
 import { fakePosthog } from './support/fakePosthog';
 import { network, recordNetwork } from './support/network';
 
@@ -17,6 +18,7 @@ const inBrowserEnvironment = typeof window !== 'undefined';
 
 if (inBrowserEnvironment) {
   // jsdom implements neither scrolling nor matchMedia; the layout calls both (useScrollToHash).
+  reuseComputedStyles(window);
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
   Element.prototype.scrollIntoView = vi.fn();
   if (!window.matchMedia) {

@@ -20,6 +20,7 @@ import { teamCli } from '../support/cli.ts';
 import { acceptSubmission } from '../../server/db/submissions.ts';
 import { migratedPgliteDir, storeSubmission, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
+import { PGLITE_NODE_FLAGS } from '../support/nodeFlags.ts';
 import { serversKilledAfterEach } from '../support/process.ts';
 import { writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -332,7 +333,7 @@ describe('the command line beside a running server on PGlite', () => {
     await expect(openDatabase({ pgliteDir }, { lockWaitMs: 0 })).rejects.toThrow(/is in use by another process/);
 
     const cli = (...argv: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...argv], {
+      promisify(execFile)(process.execPath, [...PGLITE_NODE_FLAGS, '--import', 'tsx', 'server/cli/main.ts', ...argv], {
         env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: pgliteDir },
       });
     // the channel the command line reaches the server by: for the server's user only
@@ -371,7 +372,7 @@ describe('the command line beside a running server on PGlite', () => {
   it('refuses a PGlite directory that holds no database, naming it, and creates nothing', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'sonde-pglite-'));
     for (const dir of [join(parent, 'mistyped'), parent]) {
-      const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'list'], {
+      const failed = await promisify(execFile)(process.execPath, [...PGLITE_NODE_FLAGS, '--import', 'tsx', 'server/cli/main.ts', 'list'], {
         env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: dir },
       }).then(
         () => undefined,
@@ -394,7 +395,7 @@ describe('the command line as a process', () => {
     await database.close();
     // A reader slower than the command, as `| less` or `| ssh …` can be: what the process had not yet
     // written into the pipe when it exited would be lost.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'export', '--format', 'json'], {
+    const child = spawn(process.execPath, [...PGLITE_NODE_FLAGS, '--import', 'tsx', 'server/cli/main.ts', 'export', '--format', 'json'], {
       env: { ...process.env, DATABASE_URL: '', SONDE_PGLITE_DIR: pgliteDir },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

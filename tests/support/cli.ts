@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { inject } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { runRequests } from '../../server/cli/requests.ts';
+import { PGLITE_NODE_FLAGS } from './nodeFlags.ts';
 
 /**
  * The team's command line (`npm run requests`, server/cli/requests.ts) on `database()`, in-process:
@@ -45,7 +46,7 @@ export interface CliRun {
  */
 export function cliProcess(argv: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [inject('entries').cli, ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...PGLITE_NODE_FLAGS, inject('entries').cli, ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

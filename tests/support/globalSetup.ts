@@ -5,12 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../server/db/database.ts';
 import { bundleEntries } from './entries.ts';
+import { PGLITE_NODE_FLAGS } from './nodeFlags.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,6 +28,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Vitest's own process opens PGlite here twice: compiled as in the workers (tests/support/nodeFlags.ts)
+  for (const flag of PGLITE_NODE_FLAGS) setFlagsFromString(flag);
   const dir = await mkdtemp(join(tmpdir(), 'sonde-template-'));
   // inside the project, so that the bundles resolve packages from node_modules
   const entriesDir = resolve('node_modules/.cache/sonde-test-entries', randomUUID());

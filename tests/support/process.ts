@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, inject } from 'vitest';
+import { PGLITE_NODE_FLAGS } from './nodeFlags.ts';
 
 /**
  * The server as a separate Node process: server/main.ts, what `npm start` runs after the build, compiled
@@ -30,7 +31,7 @@ export interface ServerProcess {
 export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, [inject('entries').server], {
+  const child = spawn(process.execPath, [...PGLITE_NODE_FLAGS, inject('entries').server], {
     // mail written as .eml files into a directory of the test's own, never .data/mail
     env: { ...inherited, PORT: '0', SONDE_LOG_LEVEL: 'info', SONDE_MAIL_DIR: mkdtempSync(join(tmpdir(), 'sonde-mail-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
