@@ -149,12 +149,23 @@ export function apiMiddleware(options: AppOptions): ApiMiddleware {
     }
     await next();
   };
-  const allowOrigins = cors({
+  const preflight = cors({
     origin: (origin) => (isAllowedOrigin(origin) ? origin : null),
     allowMethods: ['POST'],
     allowHeaders: ['content-type', 'idempotency-key'],
     maxAge: 600,
   });
+  // A preflight (`OPTIONS`) is hono/cors's. On any other request its headers are set here, before the
+  // answer is made, as apiHeaders' are: hono/cors adds `Vary` once the answer is made, and a header added
+  // then makes Hono make the answer again around a stream of its body, which @hono/node-server writes out
+  // on its slow path (an undici Response and a stream reader per answer).
+  const allowOrigins: MiddlewareHandler = async (c, next) => {
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    const origin = c.req.header('origin');
+    if (origin !== undefined && isAllowedOrigin(origin)) c.header('Access-Control-Allow-Origin', origin);
+    c.header('Vary', 'Origin', { append: true });
+    await next();
+  };
 
   const jsonBody = (maxBytes: number, what: 'submission' | 'verification' | 'team sign-in' | 'team decision') => {
     const tooLarge = (c: Context) => problem(c, 413, `Body is larger than ${maxBytes} bytes`);

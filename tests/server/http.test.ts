@@ -286,6 +286,13 @@ describe('Origin and CORS', () => {
     const response = await post(server, { origin: 'https://sonde.dev' });
     expect(response.status).toBe(201);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://sonde.dev');
+    expect(response.headers.get('vary')).toBe('Origin');
+    expect(await response.json()).toEqual({ ok: true, id: expect.any(String) });
+    // refused by its body, the answer still carries the CORS headers, so the page can read the error
+    const refusedBody = await fetch(`${server.url}${SUBMISSIONS_PATH}`, { method: 'POST', headers: { origin: 'https://sonde.dev', 'content-type': 'application/json' }, body: '{' });
+    expect(refusedBody.status).toBe(400);
+    expect(refusedBody.headers.get('access-control-allow-origin')).toBe('https://sonde.dev');
+    expect(refusedBody.headers.get('vary')).toBe('Origin');
     expect((await post(server, { origin: server.url })).status).toBe(403); // only the listed origins
   });
 });
