@@ -97,14 +97,16 @@ export function renderBenchmarks(results, run) {
     ));
   }
   const api = Object.entries(results.api);
+  const withRuns = (side) => (side.runs ? `${side.acceptedPerSecond} (${side.runs.join(', ')})` : side.acceptedPerSecond);
   if (api.length > 0) {
     lines.push('', '## POST /api/submissions under load (autocannon), against a bare insert', '',
       'The floor: the same row inserted, one insert per request, behind the same HTTP server on the same engine',
-      '(scripts/benchInsertFloor.ts), measured just before the Sonde server, each on a fresh database.', '',
+      '(scripts/benchInsertFloor.ts). Loads of the floor and of the Sonde server alternate, each on a fresh database;',
+      'each side is its median run (every run\'s accepted/s in brackets, in order), and the other columns are that run\'s.', '',
       ...table(
         ['engine', 'floor accepted/s', 'API accepted/s', 'API ÷ floor', 'floor p99 ms', 'API p50 ms', 'API p99 ms', '201s', 'rows stored', 'non-2xx', 'errors', 'time-outs'],
         api.map(([engine, { api: r, floor }]) => [
-          engine, floor.acceptedPerSecond, r.acceptedPerSecond, (r.acceptedPerSecond / floor.acceptedPerSecond).toFixed(2), floor.p99Ms,
+          engine, withRuns(floor), withRuns(r), (r.acceptedPerSecond / floor.acceptedPerSecond).toFixed(2), floor.p99Ms,
           r.p50Ms, r.p99Ms, r.accepted, r.stored, r.non2xx, r.errors, r.timeouts,
         ]),
       ));
