@@ -97,7 +97,7 @@ export function renderBenchmarks(results, run) {
     ));
   }
   const api = Object.entries(results.api);
-  const withRuns = (side) => (side.runs ? `${side.acceptedPerSecond} (${side.runs.join(', ')})` : side.acceptedPerSecond);
+  const withRuns = (side) => `${side.acceptedPerSecond} (${side.runs.join(', ')})`;
   if (api.length > 0) {
     lines.push('', '## POST /api/submissions under load (autocannon), against a bare insert', '',
       'The floor: the same row inserted, one insert per request, behind the same HTTP server on the same engine',
