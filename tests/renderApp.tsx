@@ -1,7 +1,8 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { StrictMode, useEffect } from 'react';
-import { MemoryRouter, useLocation, type InitialEntry } from 'react-router-dom';
+import { StrictMode } from 'react';
+import { MemoryRouter, type InitialEntry } from 'react-router-dom';
+import { AddressBar } from './support/addressBar';
 import { vi } from 'vitest';
 import { App } from '@/app/App';
 import { preloadAllPages } from '@/app/routes';
@@ -22,13 +23,6 @@ export const appAt = (path: string) => (
     </MemoryRouter>
   </StrictMode>
 );
-
-/** Reports the address (path, query, hash) the visitor would see in the address bar. */
-function AddressBar({ onChange }: { onChange: (address: string) => void }) {
-  const { pathname, search, hash } = useLocation();
-  useEffect(() => onChange(`${pathname}${search}${hash}`), [pathname, search, hash, onChange]);
-  return null;
-}
 
 /**
  * Renders the whole app (providers, layout, routes) at `path` (an address, or a location with its

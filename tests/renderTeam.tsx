@@ -1,18 +1,12 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { StrictMode, useEffect } from 'react';
-import { MemoryRouter, useLocation, type InitialEntry } from 'react-router-dom';
+import { StrictMode } from 'react';
+import { MemoryRouter, type InitialEntry } from 'react-router-dom';
+import { AddressBar } from './support/addressBar';
 import { vi } from 'vitest';
 import type { ActorRefLike } from 'xstate';
 import { TeamApp } from '@/app/team/TeamApp';
 import type { TeamSessionEvent } from '#machines/teamSessionMachine';
-
-/** Reports the address (path, query, hash) the member would see in the address bar. */
-function AddressBar({ onChange }: { onChange: (address: string) => void }) {
-  const { pathname, search, hash } = useLocation();
-  useEffect(() => onChange(`${pathname}${search}${hash}`), [pathname, search, hash, onChange]);
-  return null;
-}
 
 /**
  * Renders the team console (src/app/team/TeamApp.tsx) at `path` in a memory router, inside `<StrictMode>`

@@ -2,8 +2,9 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { delay, http, HttpResponse } from 'msw';
-import { StrictMode, useEffect } from 'react';
-import { MemoryRouter, Outlet, useLocation } from 'react-router-dom';
+import { StrictMode } from 'react';
+import { MemoryRouter, Outlet } from 'react-router-dom';
+import { AddressBar } from './addressBar';
 import { expect, vi } from 'vitest';
 import { InspectContext, type Inspect } from '@/context/inspect';
 import { TeamSessionContext } from '@/context/team';
@@ -12,13 +13,6 @@ import { TEAM_API_PATH } from '#shared/team';
 import { teamHandlers } from '../../mocks/teamHandlers';
 import { server } from '../../mocks/node';
 import { network, type SentRequest } from './network';
-
-/** Reports the address (path, query, hash) the member would see in the address bar. */
-function AddressBar({ onChange }: { onChange: (address: string) => void }) {
-  const { pathname, search, hash } = useLocation();
-  useEffect(() => onChange(`${pathname}${search}${hash}`), [pathname, search, hash, onChange]);
-  return null;
-}
 
 /**
  * The console's pages at `path` (`/team`, `/team/requests/:id`, `/team/cohorts`), routed as the app

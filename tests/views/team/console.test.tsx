@@ -44,7 +44,7 @@ describe('the sign-in screen', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Queue' })).toBeInTheDocument();
     expect(screen.getByRole('banner')).toHaveTextContent(`${frameCopy.signedInAs} ${TEAM_MEMBER.name}`);
     // the pressed button is gone: the focus is on the page, not lost to the top of the document
-    expect(screen.getByRole('main')).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus()); // moved in an effect, after the commit
     expect(teamCalls()).toEqual(expect.arrayContaining([`POST ${TEAM_API_PATH}/signin/options`, `POST ${TEAM_API_PATH}/signin/verify`]));
     const verify = network.all().find((r) => r.url.endsWith('/signin/verify'))!;
     expect(verify.body).toMatchObject({ challengeId: SIGN_IN_OPTIONS.challengeId, response: { id: CREDENTIAL_ID } });
@@ -111,7 +111,7 @@ describe('the console, signed in', () => {
     const { user } = renderTeam('/team');
     await user.click(await screen.findByRole('button', { name: frameCopy.signOut }));
     expect(await screen.findByRole('heading', { level: 1, name: signInCopy.title })).toBeInTheDocument();
-    expect(screen.getByRole('main')).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus()); // moved in an effect, after the commit
     expect(teamCalls()).toContain(`POST ${TEAM_API_PATH}/signout`);
     expect(screen.queryByText(TEAM_MEMBER.name!)).not.toBeInTheDocument();
   });
@@ -143,7 +143,7 @@ describe('the enrollment page', () => {
     await user.click(button);
     expect(await screen.findByRole('heading', { level: 1, name: 'Queue' })).toBeInTheDocument();
     expect(location()).toBe('/team');
-    expect(screen.getByRole('main')).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus()); // moved in an effect, after the commit
     const options = network.all().find((r) => r.url.endsWith('/enroll/options'))!;
     expect(options.body).toEqual({ token: ENROLL_TOKEN });
     expect(authenticator.credentials.create).toHaveBeenCalledTimes(1);
