@@ -8,7 +8,8 @@ import { sha256Hex } from './mailbox.ts';
 
 /** What {@link acceptSubmission} did. */
 export type AcceptOutcome =
-  | { status: 'stored'; id: string; kind: SubmissionKind }
+  /** `queued`: it wrote a delivery of its own (server/outbox/), which the sender can send now */
+  | { status: 'stored'; id: string; kind: SubmissionKind; queued: boolean }
   /** the idempotency key is stored with this body: nothing new stored, not counted */
   | { status: 'replayed'; id: string }
   /** the idempotency key is stored with another body: nothing stored */
@@ -59,6 +60,7 @@ function prepareAcceptStatement(db: Db) {
       recent: sql<number | null>`a.recent`,
       retry_after: sql<number | null>`a.retry_after`,
       new_id: sql<string | null>`a.new_id`,
+      queued: sql<boolean | null>`a.queued`,
     })
     .from(
       sql`jsonb_array_elements(${p('batch')}::jsonb) with ordinality as i(item, n)
@@ -139,7 +141,7 @@ export async function acceptSubmissions(
       if (!row) return new Error(`the accept statement returned ${rows.length} rows for ${prepared.length} submissions`);
       const earlier = (id: string, existingSha: string | null): AcceptOutcome =>
         existingSha === sha ? { status: 'replayed', id } : { status: 'conflict', id };
-      if (row.new_id) return { status: 'stored', id: row.new_id, kind };
+      if (row.new_id) return { status: 'stored', id: row.new_id, kind, queued: row.queued === true };
       if (row.existing_id) return earlier(row.existing_id, row.existing_sha);
       if (row.recent !== null && row.recent >= settings.limitPerWindow) {
         return { status: 'limited', retryAfterSeconds: Number(row.retry_after ?? 1) };

@@ -116,7 +116,9 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
           switch (outcome.status) {
             case 'stored':
               logger.info({ submissionId: outcome.id, kind: outcome.kind }, 'submission stored');
-              options.outbox?.kick();
+              // Only a submission that wrote a delivery wakes the sender: each wake-up is a claim statement, and
+              // a flood of requests the mail limits leave unacknowledged would otherwise keep it claiming nothing.
+              if (outcome.queued) options.outbox?.kick();
               return c.json({ ok: true, id: outcome.id }, 201);
             case 'replayed':
               // A repeat of a stored submission answers what the first answered.

@@ -23,6 +23,7 @@ import { eraseSubject, purgeExpired, subjectExport } from '../../server/db/reten
 import { mailboxOf, sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
+import { acceptSubmission, type AcceptSettings } from '../../server/db/submissions.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -369,6 +370,24 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     body.data.workEmail = email;
     return body;
   };
+
+  it('says which stored request wrote a delivery of its own (queued): only those give the sender something new to send', async () => {
+    database = await engine.open();
+    const accept = (body: SubmissionBody, settings: Pick<AcceptSettings, 'announce' | 'mail'>) =>
+      acceptSubmission(database.db, { body, idempotencyKey: null, clientIp: '198.51.100.7', limitPerWindow: 1000, windowMs: 60_000, ...settings });
+    const requester = { mail: { requester: true, team: false } };
+    expect(MAIL_LIMITS.invitePerWindow).toBe(1);
+    expect(await accept(submissionBody({ workEmail: 'ada@example.com' }), requester)).toMatchObject({ status: 'stored', queued: true });
+    expect(await accept(submissionBody({ workEmail: 'ada@example.com' }), requester)).toMatchObject({ status: 'stored', queued: false });
+    expect(await accept(submissionBody({ workEmail: 'ada@example.com' }), { mail: { requester: true, team: true } })).toMatchObject({ status: 'stored', queued: true });
+    expect(await accept(submissionBody({ workEmail: 'ada@example.com' }), { announce: true })).toMatchObject({ status: 'stored', queued: true });
+    expect(await accept(submissionBody({ workEmail: 'ada@example.com' }), {})).toMatchObject({ status: 'stored', queued: false });
+    // a privacy request to a mailbox whose confirmation still waits joins it: no delivery of its own
+    expect(await accept(privacyTo('grace@example.com'), requester)).toMatchObject({ status: 'stored', queued: true });
+    expect(await accept(privacyTo('grace@example.com'), requester)).toMatchObject({ status: 'stored', queued: false });
+    expect(await count('invite-acknowledgment')).toBe(1);
+    expect(await count('privacy-confirmation')).toBe(1);
+  });
 
   /** A sender for `database` to a real SMTP server: `send()` delivers what is due now. */
   async function sender() {

@@ -1,5 +1,8 @@
 // @vitest-environment node
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { serve } from '@hono/node-server';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, TEXT_LIMITS } from '#shared/submission';
@@ -190,6 +193,44 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
     expect(stored).toMatchObject({ submissionId: id, kind: 'invite', level: 30 });
     const everything = JSON.stringify(logLines);
     for (const personal of ['Ada Lovelace', 'ada@example.com', '203.0.113.9']) expect(everything).not.toContain(personal);
+  });
+});
+
+describe.each(testEngines())("the outbox's sender on $name: woken only by a submission that wrote a delivery", (engine) => {
+  let database: Database;
+  withTestDatabase(engine, (opened) => (database = opened));
+
+  it('kicks the sender for an acknowledgment to send, not for a request past its mailbox\'s limit, which wrote none', async () => {
+    let kicks = 0;
+    const app = createApp({
+      database,
+      logger: createLogger('silent'),
+      rateLimitPerMinute: 1000,
+      publicOrigin: 'http://localhost',
+      outbox: { kick: () => void (kicks += 1), webhook: false, requesterMail: true, teamMail: false },
+    });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const post = async (workEmail: string) => {
+        const response = await fetch(`http://127.0.0.1:${port}/api/submissions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(submissionBody({ workEmail })),
+        });
+        expect(response.status).toBe(201);
+      };
+      await post('ada@example.com'); // its acknowledgment: a delivery to send now
+      expect(kicks).toBe(1);
+      await post('ada@example.com'); // stored, past MAIL_LIMITS.invitePerWindow: no mail, nothing to send
+      expect(kicks).toBe(1);
+      await post('grace@example.com');
+      expect(kicks).toBe(2);
+      expect(await database.db.select().from(submissions)).toHaveLength(3);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

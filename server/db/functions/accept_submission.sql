@@ -25,16 +25,19 @@
 --      all, each with its verification link); past p_confirm_limit, its confirmation waits for the next
 --      slot, when the oldest mail counted leaves the window. So no stranger can use up a requester's
 --      confirmations, and a mailbox gets no more than the limit in any window.
+--    queued is true when the row wrote a delivery of its own: only then has the sender something new to
+--    send (a request past its mailbox's limit, or one that joined a waiting confirmation, wrote none).
 --
 -- Applied again by the migrator whenever this file changes (server/db/database.ts). `create or replace`
 -- keeps the argument and result types; to change them, first `DROP FUNCTION accept_submission(<old
--- argument types>);` in this file (the file runs in one transaction).
+-- argument types>);` in this file (the file runs in one transaction), as below for the result's `queued`.
+DROP FUNCTION IF EXISTS accept_submission(text, text, int, int, text, text, text, jsonb, int, boolean, boolean, boolean, int, int, int, text[]);
 CREATE OR REPLACE FUNCTION accept_submission(
   p_key text, p_client text, p_window_s int, p_limit int,
   p_kind text, p_sha text, p_email text, p_body jsonb, p_due_days int, p_announce boolean,
   p_mail boolean, p_team_mail boolean, p_mail_window_s int, p_ack_limit int, p_confirm_limit int,
   p_types text[]
-) RETURNS TABLE (existing_id uuid, existing_sha text, recent int, retry_after int, new_id uuid)
+) RETURNS TABLE (existing_id uuid, existing_sha text, recent int, retry_after int, new_id uuid, queued boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_oldest timestamptz;
@@ -45,6 +48,7 @@ DECLARE
   v_slot timestamptz;
   v_mailbox text;
 BEGIN
+  queued := false;
   IF p_key IS NOT NULL THEN
     SELECT s.id, s.body_sha256 INTO existing_id, existing_sha FROM submissions s WHERE s.idempotency_key = p_key;
     IF existing_id IS NOT NULL THEN
@@ -73,9 +77,11 @@ BEGIN
   END IF;
   IF new_id IS NOT NULL AND p_announce THEN
     INSERT INTO deliveries (submission_id) VALUES (new_id);
+    queued := true;
   END IF;
   IF new_id IS NOT NULL AND p_team_mail THEN
     INSERT INTO deliveries (submission_id, channel, message) VALUES (new_id, 'mail', 'team-new-request');
+    queued := true;
   END IF;
   IF new_id IS NOT NULL AND p_mail THEN
     v_message := CASE WHEN p_kind = 'privacy' THEN 'privacy-confirmation' ELSE 'invite-acknowledgment' END;
@@ -96,6 +102,7 @@ BEGIN
              AND q.sent_at > now() - make_interval(secs => p_mail_window_s)) < v_limit THEN
       INSERT INTO deliveries (submission_id, channel, message, mailbox_sha256) VALUES (new_id, 'mail', v_message, v_key);
       INSERT INTO mail_quota (email_sha256, message) VALUES (v_key, v_message);
+      queued := true;
     ELSIF v_message = 'privacy-confirmation' THEN
       SELECT q.sent_at + make_interval(secs => p_mail_window_s) INTO v_slot FROM mail_quota q
         WHERE q.email_sha256 = v_key AND q.message = v_message
@@ -106,6 +113,7 @@ BEGIN
       INSERT INTO deliveries (submission_id, channel, message, mailbox_sha256, next_attempt_at)
         VALUES (new_id, 'mail', v_message, v_key, coalesce(v_slot, now()));
       INSERT INTO mail_quota (email_sha256, message, sent_at) VALUES (v_key, v_message, coalesce(v_slot, now()));
+      queued := true;
     END IF;
   END IF;
   RETURN NEXT;
