@@ -21,7 +21,10 @@ import { sondeApi } from './server/devServer.ts';
  */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
-/** Puts {@link COMPILE_HINT} on the first line of every JavaScript chunk a client build writes. */
+/**
+ * Puts {@link COMPILE_HINT} on the first line of every JavaScript file a client build writes: its chunks,
+ * and its workers' bundles, which Vite emits as assets.
+ */
 function compileHints(): Plugin {
   return {
     name: 'sonde:compile-hints',
@@ -29,7 +32,7 @@ function compileHints(): Plugin {
     async writeBundle(options, bundle) {
       if (this.environment.config.build.ssr || !options.dir) return; // the prerender's bundle runs in Node, once
       for (const file of Object.values(bundle)) {
-        if (file.type !== 'chunk') continue;
+        if (file.type !== 'chunk' && !file.fileName.endsWith('.js')) continue;
         const path = join(options.dir, file.fileName);
         await writeFile(path, `${COMPILE_HINT}\n${await readFile(path, 'utf8')}`);
       }

@@ -44,6 +44,12 @@ export const OPT_OUT_TOAST_MS = 3000;
 export const ANALYTICS_IDLE_TIMEOUT_MS = 3000;
 
 /**
+ * Not in the spec: how long analytics waits, in ms, for the worker that creates the page's first
+ * Intl.DateTimeFormat off the main thread (src/services/analytics.ts) before going on without it.
+ */
+export const INTL_WARMUP_TIMEOUT_MS = 2000;
+
+/**
  * Not in the spec: the submission call is given up after this many ms. The invite visitor
  * then goes to /thank-you, the privacy visitor sees the error and can retry; the request is kept in the
  * outbox and sent again either way.

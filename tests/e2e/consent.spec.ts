@@ -101,6 +101,10 @@ test.describe('tracking consent and PostHog in a real browser', () => {
     expect(timing.loadEventEnd).toBeGreaterThan(0);
     expect(sdk.startTime).toBeGreaterThanOrEqual(timing.loadEventEnd);
     expect(recorder.startTime).toBeGreaterThanOrEqual(sdk.responseEnd);
+    // ICU's start, which PostHog's first event needs, paid by a worker of the page after the load event
+    const intlWorker = byName(/\/assets\/intlWarmup\.worker-.*\.js$/)[0];
+    if (!intlWorker) throw new Error('the worker that creates the first Intl object off the main thread was not started');
+    expect(intlWorker.startTime).toBeGreaterThanOrEqual(timing.loadEventEnd);
     // before the load event: nothing from PostHog's host and no PostHog chunk
     const early = timing.resources.filter((r) => r.startTime < timing.loadEventEnd).map((r) => r.name);
     expect(early.filter((name) => name.includes(POSTHOG_HOST) || /posthog/i.test(name))).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as SiteConfig from '@/config/site';
-import { ANALYTICS_IDLE_TIMEOUT_MS } from '@/config/site';
+import { ANALYTICS_IDLE_TIMEOUT_MS, INTL_WARMUP_TIMEOUT_MS } from '@/config/site';
 import { startAnalyticsSession } from '@/services/analytics';
 import { fakePosthog as posthog } from '../support/fakePosthog';
 
@@ -21,9 +21,29 @@ beforeEach(() => {
   }) as typeof window.requestIdleCallback;
 });
 afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
   vi.restoreAllMocks();
   delete (window as { requestIdleCallback?: unknown }).requestIdleCallback;
 });
+
+/** A dedicated worker as the page would start it (jsdom has none): its script, whether it was ended, and `answer()`. */
+class FakeWorker extends EventTarget {
+  static started: FakeWorker[] = [];
+  readonly script: string;
+  terminated = false;
+  constructor(script: URL | string) {
+    super();
+    this.script = String(script);
+    FakeWorker.started.push(this);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  answer() {
+    this.dispatchEvent(new MessageEvent('message', { data: 'ready' }));
+  }
+}
 
 /** Lets the dynamic imports and promise chains that follow an event run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
@@ -107,6 +127,43 @@ describe('analytics loading (PostHog never costs the visitor the page)', () => {
     await runIdleCallback();
     expect(posthog.recording).toBe(false);
     expect(posthog.isCapturing()).toBe(false);
+  });
+
+  it("creates the page's first Intl object only once a worker of the page has (ICU's start off the main thread), then ends the worker", async () => {
+    FakeWorker.started = [];
+    vi.stubGlobal('Worker', FakeWorker);
+    const intl = vi.spyOn(Intl, 'DateTimeFormat');
+    startAnalyticsSession();
+    load();
+    await runIdleCallback(); // the SDK's chunk; the worker starts beside it
+    expect(FakeWorker.started.map((worker) => worker.script)).toEqual([expect.stringMatching(/\/intlWarmup\.worker\.ts\b/)]);
+    await runIdleCallback(); // the first Intl object's idle period: it waits for the worker
+    expect(intl).not.toHaveBeenCalled();
+    FakeWorker.started[0]!.answer();
+    await settle();
+    expect(intl).toHaveBeenCalledTimes(1);
+    expect(FakeWorker.started[0]!.terminated).toBe(true);
+    await runIdleCallback(); // then init, as without a worker
+    expect(posthog.initCalls).toBe(1);
+  });
+
+  it(`goes on without the worker's answer after INTL_WARMUP_TIMEOUT_MS (${INTL_WARMUP_TIMEOUT_MS} ms), not before`, async () => {
+    FakeWorker.started = [];
+    vi.stubGlobal('Worker', FakeWorker);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const intl = vi.spyOn(Intl, 'DateTimeFormat');
+    startAnalyticsSession();
+    load();
+    idleCallbacks.shift()!.run(); // the SDK's chunk; the worker starts, and never answers
+    await vi.dynamicImportSettled();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeWorker.started).toHaveLength(1);
+    idleCallbacks.shift()!.run();
+    await vi.advanceTimersByTimeAsync(INTL_WARMUP_TIMEOUT_MS - 1);
+    expect(intl).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(intl).toHaveBeenCalledTimes(1);
+    expect(FakeWorker.started[0]!.terminated).toBe(true);
   });
 
   it('where the browser has no requestIdleCallback (Safari), loads in the task after the load event', async () => {
