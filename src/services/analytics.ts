@@ -67,8 +67,8 @@ async function nextIdlePeriod(isRunning: () => boolean): Promise<boolean> {
  * A page's first one costs 13–30 ms on the main thread (measured in Chromium on this project's machines):
  * V8 then builds its list of date-format locales, once per renderer process, for every thread of it.
  * Built on the worker's thread, the main thread's first Intl.DateTimeFormat costs about 0.1 ms.
- * Resolves once the worker has answered, after {@link INTL_WARMUP_TIMEOUT_MS} ms without an answer, or
- * at once where no worker can be started (the worker is then ended). Never rejects.
+ * Resolves, and ends the worker, once it has answered or {@link INTL_WARMUP_TIMEOUT_MS} ms have passed
+ * without an answer; at once where no worker can be started. Never rejects.
  */
 function warmUpIntlOffMainThread(): Promise<void> {
   return new Promise((resolve) => {
