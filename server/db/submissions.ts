@@ -8,7 +8,7 @@ import { sha256Hex } from './mailbox.ts';
 
 /** What {@link acceptSubmission} did. */
 export type AcceptOutcome =
-  /** `queued`: it wrote a delivery of its own (server/outbox/), which the sender can send now */
+  /** `queued`: it wrote a delivery of its own (server/outbox/) for the sender to send: now, or a confirmation at its mailbox's next slot */
   | { status: 'stored'; id: string; kind: SubmissionKind; queued: boolean }
   /** the idempotency key is stored with this body: nothing new stored, not counted */
   | { status: 'replayed'; id: string }
