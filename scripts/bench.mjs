@@ -20,7 +20,9 @@
 //   no-script copy (the same HTML without its scripts and preloads, nothing else changed; noScriptCopy),
 //   served by a second Sonde server; LIGHTHOUSE_RUNS runs of each, alternating, medians of FCP, LCP, TBT,
 //   CLS: FCP and LCP ≤ FLOOR_RATIO × the copy's, TBT ≤ the copy's + FLOOR_TBT_MS, CLS 0; the category
-//   scores (accessibility, best practices, SEO: 100), bytes transferred, the PostHog calls made
+//   scores (accessibility, best practices, SEO: 100), bytes transferred, the PostHog calls made. A third
+//   side, in the same rounds, is the same build without a PostHog key (served by a third Sonde server):
+//   its TBT against the floor is an `info` line, which tells the site's own long tasks from PostHog's
 // - submit → /thank-you with a healthy endpoint (the Sonde server), the IP service hanging, the form
 //   filled in more than 5 s before: p50 and p90 over 11 submissions, without and with 4x CPU slowdown
 // - POST /api/submissions: accepted submissions per second and p50/p99 latency, 20 concurrent clients
@@ -61,6 +63,13 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const FLOOR_DIST = join(OUT, 'dist-no-script');
 const FLOOR_PORT = PORT + 4;
 const FLOOR_ORIGIN = `http://127.0.0.1:${FLOOR_PORT}`;
+/**
+ * The same site built without a PostHog key (analytics never loads), served by a third Sonde server: the
+ * third side of each route's Lighthouse rounds, which tells the site's own main-thread work from PostHog's.
+ */
+const NO_POSTHOG_DIST = join(OUT, 'dist-no-posthog');
+const NO_POSTHOG_PORT = PORT + 5;
+const NO_POSTHOG_ORIGIN = `http://127.0.0.1:${NO_POSTHOG_PORT}`;
 const ROUTES = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you'];
 /** The team console's page (its own build; scripts/build.mjs): weighed, and run through Lighthouse for its own budgets. */
 const TEAM_ROUTE = '/team';
@@ -76,7 +85,8 @@ const POSTHOG_WAIT_MS = 15_000;
 // of such bots (and of browsers reporting navigator.webdriver); this one is measured as a visitor.
 const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36';
 /**
- * Lighthouse runs of each side, the page and its no-script copy, alternating: the medians are compared.
+ * Lighthouse runs of each side (the page, its no-script copy, the page without PostHog), in turn: the
+ * medians are compared.
  * Nine, not five: Lighthouse's simulation multiplies each observed task by 4, and on these shared 2-core
  * machines the TBT of one page moves in clusters. /privacy-request, 9 runs of each (2026-11-27): the
  * no-script copy 7, 2, 25, 12, 15, 32, 3, 52, 1 ms, the page 29, 11, 13, 114, 19, 20, 26, 64, 1 ms: medians
@@ -123,14 +133,14 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
 /**
- * Builds the site as deployed: with a PostHog key, its host the local stand-in at `postHogOrigin`
- * (without a key under `--analytics=off`).
+ * Builds the site into `outDir` as deployed: with a PostHog key, its host the local stand-in at
+ * `postHogOrigin`; without a key when `withPostHog` is false (and always under `--analytics=off`).
  */
-async function buildSite(postHogOrigin) {
-  await rm(DIST, { recursive: true, force: true });
-  process.env.VITE_POSTHOG_KEY = analyticsOff ? '' : POSTHOG_KEY;
+async function buildSite(postHogOrigin, { outDir = DIST, withPostHog = !analyticsOff } = {}) {
+  await rm(outDir, { recursive: true, force: true });
+  process.env.VITE_POSTHOG_KEY = withPostHog ? POSTHOG_KEY : '';
   process.env.VITE_POSTHOG_HOST = postHogOrigin;
-  return buildAndPrerender({ outDir: DIST, logLevel: 'warn' });
+  return buildAndPrerender({ outDir, logLevel: 'warn' });
 }
 
 /**
@@ -253,30 +263,34 @@ function medianRun(runs) {
 
 const outputOf = (route, what, i) => join(OUT, `lh-${route === '/' ? 'home' : route.slice(1).replace(/\W/g, '_')}-${what}-${i}.json`);
 
+/** The origin that serves each side of a route's Lighthouse rounds. */
+const ORIGIN_OF = { floor: FLOOR_ORIGIN, page: ORIGIN, noPostHog: NO_POSTHOG_ORIGIN };
+
 /**
- * Lighthouse on `route` against its floor: LIGHTHOUSE_RUNS runs of the page (`ORIGIN`) and of its no-script
- * copy (`FLOOR_ORIGIN`), alternating (the floor first on even rounds, the page first on odd ones, so neither
- * always runs on a warmer machine), and the medians of each. The budgets: FCP and LCP ≤ FLOOR_RATIO × the
- * copy's, TBT ≤ the copy's + FLOOR_TBT_MS, CLS 0; accessibility, best practices and SEO 100. The absolute
- * figures of DESIGN.md §4 (performance 100, LCP ≤ 1.5 s, TBT ≤ 50 ms) are `info` lines: they move with the
+ * Lighthouse on `route` against its floor: LIGHTHOUSE_RUNS runs of the page (`ORIGIN`), of its no-script
+ * copy (`FLOOR_ORIGIN`) and, unless `--analytics=off` (where the page is that already), of the page built
+ * without PostHog (`NO_POSTHOG_ORIGIN`), in rounds whose order turns each time (so that no side always runs
+ * on a warmer machine), and the medians of each. The budgets: FCP and LCP ≤ FLOOR_RATIO × the copy's, TBT ≤
+ * the copy's + FLOOR_TBT_MS, CLS 0; accessibility, best practices and SEO 100. The TBT of the page without
+ * PostHog against the copy's, and the absolute figures of DESIGN.md §4 (performance 100, LCP ≤ 1.5 s, TBT ≤
+ * 50 ms), are `info` lines: the first tells whose long tasks the page's are, the others move with the
  * machine's load.
- * @returns `{ page, floor }`: each the medians of its runs ({@link medianRun})
+ * @returns `{ page, floor, noPostHog }`: each the medians of its runs ({@link medianRun}); `noPostHog` is
+ *   null under `--analytics=off`
  */
 async function lighthouseAgainstFloor(route, standIn) {
-  const page = [];
-  const floor = [];
+  const sides = analyticsOff ? ['floor', 'page'] : ['floor', 'page', 'noPostHog'];
+  const runs = Object.fromEntries(sides.map((side) => [side, []]));
   for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
-    const order = i % 2 === 0 ? ['floor', 'page'] : ['page', 'floor'];
-    for (const side of order) {
-      const origin = side === 'page' ? ORIGIN : FLOOR_ORIGIN;
-      (side === 'page' ? page : floor).push(await lighthouseRun(`${origin}${route}`, outputOf(route, side, i), standIn));
-    }
+    const order = sides.map((_, k) => sides[(k + i) % sides.length]);
+    for (const side of order) runs[side].push(await lighthouseRun(`${ORIGIN_OF[side]}${route}`, outputOf(route, side, i), standIn));
   }
-  const result = { page: medianRun(page), floor: medianRun(floor) };
-  const { page: p, floor: f } = result;
+  const result = { page: medianRun(runs.page), floor: medianRun(runs.floor), noPostHog: runs.noPostHog ? medianRun(runs.noPostHog) : null };
+  const { page: p, floor: f, noPostHog: n } = result;
   check(`FCP ${route} ÷ its no-script copy's`, +(p.fcpMs / f.fcpMs).toFixed(3), FLOOR_RATIO, '×');
   check(`LCP ${route} ÷ its no-script copy's`, +(p.lcpMs / f.lcpMs).toFixed(3), FLOOR_RATIO, '×');
   check(`TBT ${route} − its no-script copy's`, Math.round(p.tbtMs - f.tbtMs), FLOOR_TBT_MS, 'ms');
+  if (n) check(`TBT ${route} without PostHog − its no-script copy's`, Math.round(n.tbtMs - f.tbtMs), FLOOR_TBT_MS, 'ms', undefined, { info: true });
   check(`CLS ${route}`, p.cls, 0, '');
   for (const category of ['accessibility', 'bestPractices']) {
     check(`Lighthouse ${category} ${route}`, p[category], 100, '/100', p[category] >= 100);
@@ -284,7 +298,7 @@ async function lighthouseAgainstFloor(route, standIn) {
   // /thank-you is `noindex` by design, which Lighthouse's is-crawlable audit fails: for such
   // a page SEO is checked on every other audit, and the table shows Lighthouse's own score.
   const seoOk = NOINDEX_ROUTES.includes(route)
-    ? page.every((r) => r.seoFailing.every((id) => id === 'is-crawlable'))
+    ? runs.page.every((r) => r.seoFailing.every((id) => id === 'is-crawlable'))
     : p.seo >= 100;
   check(`Lighthouse seo ${route}${NOINDEX_ROUTES.includes(route) ? ' (is-crawlable aside: noindex)' : ''}`, p.seo, 100, '/100', seoOk);
   check(`Lighthouse performance ${route}`, p.performance, 100, '/100', p.performance >= 100, { info: true });
@@ -569,17 +583,23 @@ const results = { bundle, postHog: {}, lighthouse: {}, team: null, submit: {}, a
 if (wants('lighthouse') || wants('size') || wants('submit') || only === 'team') {
   const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
   let floorServer;
+  let noPostHogServer;
   try {
     if (wants('lighthouse')) {
       await noScriptCopy(DIST, FLOOR_DIST);
       floorServer = await startSondeServer({ PORT: String(FLOOR_PORT), SONDE_DIST_DIR: FLOOR_DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite-floor'), DATABASE_URL: '' });
+      if (!analyticsOff) {
+        console.log('building the same site without a PostHog key (the third side of each route)…');
+        await buildSite(standIn.origin, { outDir: NO_POSTHOG_DIST, withPostHog: false });
+        noPostHogServer = await startSondeServer({ PORT: String(NO_POSTHOG_PORT), SONDE_DIST_DIR: NO_POSTHOG_DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite-no-posthog'), DATABASE_URL: '' });
+      }
     }
     for (const route of (wants('lighthouse') || wants('size')) && !analyticsOff ? ROUTES : []) {
       console.log(`PostHog timing ${route}…`);
       results.postHog[route] = await postHogTiming(route, standIn);
     }
     for (const route of wants('lighthouse') ? lighthouseRoutes : []) {
-      console.log(`lighthouse ${route} and its no-script copy, ×${LIGHTHOUSE_RUNS} each, alternating…`);
+      console.log(`lighthouse ${route}, its no-script copy${analyticsOff ? '' : ' and the page without PostHog'}, ×${LIGHTHOUSE_RUNS} each, in turn…`);
       results.lighthouse[route] = await lighthouseAgainstFloor(route, standIn);
     }
     if (wants('lighthouse') || only === 'team') {
@@ -596,6 +616,7 @@ if (wants('lighthouse') || wants('size') || wants('submit') || only === 'team') 
   } finally {
     await server.stop();
     await floorServer?.stop();
+    await noPostHogServer?.stop();
   }
 }
 await standIn.stop();
