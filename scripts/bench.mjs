@@ -22,7 +22,8 @@
 //   CLS: FCP and LCP ≤ FLOOR_RATIO × the copy's, TBT ≤ the copy's + FLOOR_TBT_MS, CLS 0; the category
 //   scores (accessibility, best practices, SEO: 100), bytes transferred, the PostHog calls made. A third
 //   side, in the same rounds, is the same build without a PostHog key (served by a third Sonde server):
-//   its TBT against the floor is an `info` line, which tells the site's own long tasks from PostHog's
+//   its TBT against the floor is an `info` line, which tells the site's own long tasks from PostHog's; and
+//   Lighthouse's benchmark index of the machine (median of the route's runs), which says how fast the CPU was
 // - submit → /thank-you with a healthy endpoint (the Sonde server), the IP service hanging, the form
 //   filled in more than 5 s before: p50 and p90 over 11 submissions, without and with 4x CPU slowdown
 // - POST /api/submissions: accepted submissions per second and p50/p99 latency, 20 concurrent clients
@@ -211,8 +212,8 @@ async function postHogTiming(route, standIn) {
 
 /**
  * One Lighthouse run (mobile preset) of `url`, written to `output`.
- * @returns the four category scores (/100), FCP, LCP and TBT (ms), CLS, bytes transferred (KB), the calls
- *   the PostHog stand-in received meanwhile, and the SEO audits that failed
+ * @returns the four category scores (/100), FCP, LCP and TBT (ms), CLS, bytes transferred (KB), Lighthouse's
+ *   benchmark index of the machine, the calls the PostHog stand-in received meanwhile, and the SEO audits that failed
  * @throws Lighthouse's error when it fails for another reason than a lost trace, or a third time
  */
 async function lighthouseRun(url, output, standIn) {
@@ -246,6 +247,8 @@ async function lighthouseRun(url, output, standIn) {
     cls: report.audits['cumulative-layout-shift'].numericValue,
     tbtMs: report.audits['total-blocking-time'].numericValue,
     transferKB: report.audits['total-byte-weight'].numericValue / 1024,
+    // Lighthouse's own measure of the CPU it ran on (a fixed loop timed before the page loads; higher is faster)
+    benchmarkIndex: report.environment.benchmarkIndex,
     postHogCalls: standIn.calls.length - callsBefore,
     seoFailing: report.categories.seo.auditRefs
       .filter((ref) => ref.weight > 0 && report.audits[ref.id].score !== null && report.audits[ref.id].score < 1)
@@ -275,8 +278,8 @@ const ORIGIN_OF = { floor: FLOOR_ORIGIN, page: ORIGIN, noPostHog: NO_POSTHOG_ORI
  * PostHog against the copy's, and the absolute figures of DESIGN.md §4 (performance 100, LCP ≤ 1.5 s, TBT ≤
  * 50 ms), are `info` lines: the first tells whose long tasks the page's are, the others move with the
  * machine's load.
- * @returns `{ page, floor, noPostHog }`: each the medians of its runs ({@link medianRun}); `noPostHog` is
- *   null under `--analytics=off`
+ * @returns `{ page, floor, noPostHog, benchmarkIndex }`: each side the medians of its runs ({@link medianRun});
+ *   `noPostHog` null under `--analytics=off`; the median of Lighthouse's benchmark index over every run of the route
  */
 async function lighthouseAgainstFloor(route, standIn) {
   const sides = analyticsOff ? ['floor', 'page'] : ['floor', 'page', 'noPostHog'];
@@ -285,7 +288,12 @@ async function lighthouseAgainstFloor(route, standIn) {
     const order = sides.map((_, k) => sides[(k + i) % sides.length]);
     for (const side of order) runs[side].push(await lighthouseRun(`${ORIGIN_OF[side]}${route}`, outputOf(route, side, i), standIn));
   }
-  const result = { page: medianRun(runs.page), floor: medianRun(runs.floor), noPostHog: runs.noPostHog ? medianRun(runs.noPostHog) : null };
+  const result = {
+    page: medianRun(runs.page),
+    floor: medianRun(runs.floor),
+    noPostHog: runs.noPostHog ? medianRun(runs.noPostHog) : null,
+    benchmarkIndex: Math.round(median(Object.values(runs).flat().map((run) => run.benchmarkIndex))),
+  };
   const { page: p, floor: f, noPostHog: n } = result;
   check(`FCP ${route} ÷ its no-script copy's`, +(p.fcpMs / f.fcpMs).toFixed(3), FLOOR_RATIO, '×');
   check(`LCP ${route} ÷ its no-script copy's`, +(p.lcpMs / f.lcpMs).toFixed(3), FLOOR_RATIO, '×');

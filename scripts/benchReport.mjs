@@ -33,7 +33,7 @@ const resultOf = (b) => (b.info ? `info (${b.ok ? 'within' : 'over'})` : b.ok ? 
 
 /**
  * Renders the run's results as Markdown.
- * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog }`, `noPostHog` null under `--analytics=off`), `team` and `queue` (null when not measured), `submit`, `api` (per engine `{ api, floor }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
+ * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, benchmarkIndex }`, `noPostHog` null under `--analytics=off`), `team` and `queue` (null when not measured), `submit`, `api` (per engine `{ api, floor }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
  * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
@@ -71,15 +71,18 @@ export function renderBenchmarks(results, run) {
     lines.push('', `## Lighthouse against each route's no-script copy (mobile preset, median of ${runs} alternating runs of each)`, '',
       'The floor is the same page with its scripts and module preloads removed, served by the same server. The budget lines are',
       'the ratio of FCP and LCP (≤ 1.05) and the difference of TBT (≤ 30 ms); CLS is 0. "Without PostHog" is the same',
-      'build without a PostHog key, run in the same rounds (informative: it tells the site\'s own long tasks from PostHog\'s).', '',
+      'build without a PostHog key, run in the same rounds (informative: it tells the site\'s own long tasks from PostHog\'s).',
+      '"CPU index" is Lighthouse\'s benchmark index of the machine during the route\'s runs (median of all its runs, every side; higher',
+      'is faster): TBT is the CPU\'s time ×4, so on a machine with half the index every long task counts about twice as long.', '',
       ...table(
-        ['route', 'FCP ms floor / page', 'FCP ×', 'LCP ms floor / page', 'LCP ×', 'TBT ms floor / page', 'TBT ms without PostHog', 'CLS page', 'perf', 'a11y', 'best practices', 'SEO', 'transfer KB page', 'PostHog calls'],
-        lighthouse.map(([route, { page: p, floor: f, noPostHog: n }]) => [
+        ['route', 'FCP ms floor / page', 'FCP ×', 'LCP ms floor / page', 'LCP ×', 'TBT ms floor / page', 'TBT ms without PostHog', 'CLS page', 'perf', 'a11y', 'best practices', 'SEO', 'transfer KB page', 'PostHog calls', 'CPU index'],
+        lighthouse.map(([route, { page: p, floor: f, noPostHog: n, benchmarkIndex }]) => [
           route,
           `${Math.round(f.fcpMs)} / ${Math.round(p.fcpMs)}`, (p.fcpMs / f.fcpMs).toFixed(3),
           `${Math.round(f.lcpMs)} / ${Math.round(p.lcpMs)}`, (p.lcpMs / f.lcpMs).toFixed(3),
           `${Math.round(f.tbtMs)} / ${Math.round(p.tbtMs)}`, n ? Math.round(n.tbtMs) : '–', p.cls,
           p.performance, p.accessibility, p.bestPractices, p.seo, p.transferKB.toFixed(0), p.postHogCalls,
+          benchmarkIndex,
         ]),
       ));
   }
