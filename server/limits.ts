@@ -34,12 +34,15 @@ export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 export const MAX_CONCURRENT_SUBMISSIONS = 64;
 
 /**
- * Submission bodies one client address may be sending at once, to one server; one more is answered
- * 429 with `Retry-After` before its body is read. A visitor's browser sends one at a time (its outbox
- * two at most); an office behind one address has room. It keeps a client that opens uploads and never
- * finishes them from holding what other visitors need (each is cut after {@link REQUEST_TIMEOUT_MS}).
+ * Submissions one client address may have under way at once, to one server, from the moment its request
+ * arrives (before the body is read) until it is answered: its body arriving, then its row being stored.
+ * One more is answered 429 with `Retry-After` before its body is read. A visitor's browser sends one at a
+ * time (its outbox two at most); an office behind one address has room. It keeps one address from holding
+ * what other visitors need: uploads it opens and never finishes (each is cut after
+ * {@link REQUEST_TIMEOUT_MS}), or a flood of submissions past its rate limit, each of which takes one of
+ * the {@link MAX_CONCURRENT_SUBMISSIONS} places until the database has counted it.
  */
-export const MAX_UPLOADS_PER_CLIENT = 8;
+export const MAX_SUBMISSIONS_PER_CLIENT = 8;
 
 /**
  * Largest body of the verification calls (`POST /api/privacy-requests/verify[/lookup]`), in bytes: a

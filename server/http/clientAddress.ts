@@ -11,7 +11,7 @@ import ipaddr from 'ipaddr.js';
 export const IPV6_CLIENT_PREFIX_BITS = 64;
 
 /**
- * The client a per-client limit counts (the submission rate limit, unfinished uploads, verification
+ * The client a per-client limit counts (the submission rate limit, submissions under way, verification
  * calls): an IPv4 address as it is (an IPv4-mapped IPv6 address `::ffff:192.0.2.1` as `192.0.2.1`), an
  * IPv6 address as its /64 network (`2001:db8:1:2::/64`), anything else (`unknown`) unchanged.
  */

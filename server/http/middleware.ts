@@ -4,7 +4,7 @@
  * 1. {@link ApiMiddleware.origin}: a foreign `Origin` → 403; a preflight (`OPTIONS`) is answered here;
  * 2. on the verification calls, their rate limit per client → 429;
  * 3. {@link ApiMiddleware.jsonContentType}: not `application/json` → 415;
- * 4. on submissions, the `Idempotency-Key`'s shape → 400, then unfinished uploads per client → 429;
+ * 4. on submissions, the `Idempotency-Key`'s shape → 400, then submissions under way per client → 429;
  * 5. {@link ApiMiddleware.jsonBody}: over the route's limit → 413; a body not received whole or not
  *    JSON → 400;
  * 6. the route's schema → 400, then the database.

@@ -36,8 +36,8 @@ export interface AppOptions {
   databaseTimeoutMs?: number;
   /** submissions handled at once, counted once their body has arrived, before 503 */
   maxConcurrentSubmissions?: number;
-  /** bodies one client address may be sending at once before 429 */
-  maxUploadsPerClient?: number;
+  /** submissions one client address may have under way at once (body arriving, or being stored) before 429 */
+  maxSubmissionsPerClient?: number;
   /** the server's clock, for the `submittedAt` window; tests fix it */
   now?: () => Date;
   /**

@@ -9,15 +9,13 @@ import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   MAX_CONCURRENT_SUBMISSIONS,
-  MAX_UPLOADS_PER_CLIENT,
+  MAX_SUBMISSIONS_PER_CLIENT,
   RATE_LIMIT_WINDOW_MS,
 } from '../limits.ts';
 import { onlyPost, problem, type ApiEnv, type ApiMiddleware } from './middleware.ts';
 import type { AppOptions } from './options.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
 
-/** The submission route's context: the shared one, and the call that frees the client's upload place. */
-type SubmissionEnv = { Variables: ApiEnv['Variables'] & { bodyReceived: () => void } };
 
 /**
  * `POST /api/submissions` (spec §7.1), mounted at `SUBMISSIONS_PATH`, after the shared checks of
@@ -27,24 +25,24 @@ type SubmissionEnv = { Variables: ApiEnv['Variables'] & { bodyReceived: () => vo
  * (server/http/submissionSchema.ts), or for an `Idempotency-Key` not of 1 to
  * `IDEMPOTENCY_KEY_MAX_LENGTH` characters, or a value the database cannot store (SQLSTATE class 22);
  * 422 for a stored key with another body; 429 with `Retry-After` past `rateLimitPerMinute` (counted in
- * the database) or when the client address is already sending `MAX_UPLOADS_PER_CLIENT` bodies;
+ * the database) or when the client address already has `MAX_SUBMISSIONS_PER_CLIENT` submissions under way;
  * 503 with `Retry-After: 1` when `MAX_CONCURRENT_SUBMISSIONS` are being stored or the database does
  * not answer within `DATABASE_ANSWER_TIMEOUT_MS`; 500 `{ error: 'Submission could not be stored' }`
  * when the database fails; 405 for any method but POST and OPTIONS.
  * @param options - `database`, `logger`, `outbox`, `rateLimitPerMinute`, `maxConcurrentSubmissions`,
- *   `maxUploadsPerClient`, `now`
+ *   `maxSubmissionsPerClient`, `now`
  * @param api - the shared middleware (server/http/middleware.ts)
  * @returns the route as a Hono sub-app, its path `/`
  */
-export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<SubmissionEnv> {
+export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<ApiEnv> {
   const { logger } = options;
   const rateLimit = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const now = options.now ?? (() => new Date());
   const maxInFlight = options.maxConcurrentSubmissions ?? MAX_CONCURRENT_SUBMISSIONS;
-  const maxUploads = options.maxUploadsPerClient ?? MAX_UPLOADS_PER_CLIENT;
+  const maxPerClient = options.maxSubmissionsPerClient ?? MAX_SUBMISSIONS_PER_CLIENT;
   let inFlight = 0;
-  /** bodies being received, by client address */
-  const uploads = new Map<string, number>();
+  /** submissions under way (body arriving, or being stored), by client address */
+  const underWay = new Map<string, number>();
   const writer = createSubmissionWriter(options.database.db, {
     limitPerWindow: rateLimit,
     windowMs: RATE_LIMIT_WINDOW_MS,
@@ -52,51 +50,44 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
     mail: { requester: options.outbox?.requesterMail ?? false, team: options.outbox?.teamMail ?? false },
   });
 
-  const idempotencyKeyShape = createMiddleware<SubmissionEnv>(async (c, next) => {
+  const idempotencyKeyShape = createMiddleware<ApiEnv>(async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key !== undefined && (key.trim() === '' || key.length > IDEMPOTENCY_KEY_MAX_LENGTH)) {
       return problem(c, 400, `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
     }
     await next();
   });
-  // Only the bodies under way are counted per address, before any is read: one address cannot hold
-  // what other visitors need, however slowly it sends (each request is cut at REQUEST_TIMEOUT_MS).
-  const uploadsPerClient = createMiddleware<SubmissionEnv>(async (c, next) => {
+  // Counted per address from before the body is read until the answer: one address cannot hold what other
+  // visitors need, however slowly it sends (each request is cut at REQUEST_TIMEOUT_MS) and however many
+  // submissions past its rate limit it sends (each waits for the database to count it).
+  const submissionsPerClient = createMiddleware<ApiEnv>(async (c, next) => {
     const client = c.var.clientKey;
-    const sending = uploads.get(client) ?? 0;
-    if (sending >= maxUploads) {
+    const sending = underWay.get(client) ?? 0;
+    if (sending >= maxPerClient) {
       c.header('Retry-After', '1');
-      logger.info({ status: 429 }, 'submission refused: too many unfinished uploads from one address');
+      logger.info({ status: 429 }, 'submission refused: too many submissions under way from one address');
       return problem(c, 429, 'Too many submissions under way from your address; try again in a second');
     }
-    uploads.set(client, sending + 1);
-    let receiving = true;
-    const bodyReceived = () => {
-      if (!receiving) return;
-      receiving = false;
-      const left = (uploads.get(client) ?? 1) - 1;
-      if (left === 0) uploads.delete(client);
-      else uploads.set(client, left);
-    };
-    c.set('bodyReceived', bodyReceived);
+    underWay.set(client, sending + 1);
     try {
       await next();
     } finally {
-      bodyReceived();
+      const left = (underWay.get(client) ?? 1) - 1;
+      if (left === 0) underWay.delete(client);
+      else underWay.set(client, left);
     }
   });
 
-  return new Hono<SubmissionEnv>()
+  return new Hono<ApiEnv>()
     .use('/', ...api.origin)
     .post(
       '/',
       api.jsonContentType,
       idempotencyKeyShape,
       api.clientAddress,
-      uploadsPerClient,
+      submissionsPerClient,
       api.jsonBody(MAX_BODY_BYTES, 'submission'),
       async (c) => {
-        c.var.bodyReceived();
         const checked = checkSubmissionBody(c.var.body, now());
         if (!checked.ok) return problem(c, 400, checked.problem);
         // Counted only from here, once the body is whole: what the database is working on.

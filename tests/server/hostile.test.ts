@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { allowedOriginsOf, publicOriginOf, readConfig, type ServerConfig } from '../../server/config.ts';
-import { MAX_CONCURRENT_SUBMISSIONS, MAX_UPLOADS_PER_CLIENT } from '../../server/limits.ts';
+import { MAX_CONCURRENT_SUBMISSIONS, MAX_SUBMISSIONS_PER_CLIENT } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../support/server.ts';
@@ -103,12 +103,12 @@ describe('unfinished uploads', () => {
     // The uploads past the per-address bound were refused at once; the others are still held open.
     sockets.splice(0).forEach((socket) => socket.destroy());
     const statuses = await Promise.all(attack);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(MAX_CONCURRENT_SUBMISSIONS - MAX_UPLOADS_PER_CLIENT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(MAX_CONCURRENT_SUBMISSIONS - MAX_SUBMISSIONS_PER_CLIENT);
   });
 
-  it(`lets one address send MAX_UPLOADS_PER_CLIENT (${MAX_UPLOADS_PER_CLIENT}) bodies at once, then 429 with Retry-After, and frees the place when one ends`, async () => {
+  it(`lets one address send MAX_SUBMISSIONS_PER_CLIENT (${MAX_SUBMISSIONS_PER_CLIENT}) bodies at once, then 429 with Retry-After, and frees the place when one ends`, async () => {
     const server = await start();
-    for (let i = 0; i < MAX_UPLOADS_PER_CLIENT - 1; i += 1) void unfinishedUpload(server, '127.0.0.3');
+    for (let i = 0; i < MAX_SUBMISSIONS_PER_CLIENT - 1; i += 1) void unfinishedUpload(server, '127.0.0.3');
     await settle();
     expect((await submitFrom(server, '127.0.0.3')).status).toBe(201); // the last place
     const last = unfinishedUpload(server, '127.0.0.3');

@@ -8,7 +8,7 @@ import { SUBMISSIONS_PATH } from '#shared/submission';
 import { VERIFICATION_LOOKUP_PATH } from '#shared/verification';
 import type { ServerConfig } from '../../server/config.ts';
 import { IPV6_CLIENT_PREFIX_BITS } from '../../server/http/clientAddress.ts';
-import { DATABASE_ANSWER_TIMEOUT_MS } from '../../server/limits.ts';
+import { DATABASE_ANSWER_TIMEOUT_MS, MAX_CONCURRENT_SUBMISSIONS, MAX_SUBMISSIONS_PER_CLIENT } from '../../server/limits.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -158,6 +158,36 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
     20_000,
   );
 
+  it(`a flood from one address past its limit holds at most MAX_SUBMISSIONS_PER_CLIENT (${MAX_SUBMISSIONS_PER_CLIENT}) of the server's places while the database counts it: another address is answered 201, not 503`, async () => {
+    database = await engine.open();
+    const server = await start({ rateLimitPerMinute: 1, trustProxy: true }, database);
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    expect((await post(server, from('203.0.113.4'))).status).toBe(201); // the address's limit is reached
+    // The table locked for 1.5 s, reads too: every submission that arrives whole waits for the database to count it.
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table submissions in access exclusive mode`);
+      locked();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    });
+    await lockTaken;
+    const started = Date.now();
+    const flood = Array.from({ length: MAX_CONCURRENT_SUBMISSIONS }, () =>
+      post(server, from('203.0.113.4')).then(async (answer) => ({ status: answer.status, afterMs: Date.now() - started, body: await answer.json() })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const visitor = post(server, from('203.0.113.5'));
+    await holder;
+    expect((await visitor).status).toBe(201);
+    // Past its places the flood was refused before its bodies were read; the rest by the database's count.
+    const answers = await Promise.all(flood);
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 429));
+    const atOnce = answers.filter((answer) => answer.afterMs < 1_000);
+    expect(atOnce).toHaveLength(MAX_CONCURRENT_SUBMISSIONS - MAX_SUBMISSIONS_PER_CLIENT);
+    expect(atOnce[0]!.body).toEqual({ error: 'Too many submissions under way from your address; try again in a second' });
+  }, 20_000);
+
   it('a replay of a stored submission is answered and not counted against the limit', async () => {
     database = await engine.open();
     const server = await start({ rateLimitPerMinute: 1 }, database);
@@ -208,8 +238,9 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
 
   it('answers 503 with Retry-After when MAX_CONCURRENT_SUBMISSIONS whole submissions are in flight, and takes the next one after', async () => {
     database = await engine.open();
-    const server = await start({}, database);
-    const { MAX_CONCURRENT_SUBMISSIONS } = await import('../../server/limits.ts');
+    // Each from an address of its own: one address has at most MAX_SUBMISSIONS_PER_CLIENT under way.
+    const server = await start({ trustProxy: true }, database);
+    const from = (i: number) => ({ 'x-forwarded-for': `10.0.${i >> 8}.${i & 255}` });
     // The table locked for 2 s: every submission that arrives whole waits for the database.
     let locked!: () => void;
     const lockTaken = new Promise<void>((resolve) => (locked = resolve));
@@ -219,9 +250,9 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     });
     await lockTaken;
-    const waiting = Array.from({ length: MAX_CONCURRENT_SUBMISSIONS }, () => post(server));
+    const waiting = Array.from({ length: MAX_CONCURRENT_SUBMISSIONS }, (_, i) => post(server, from(i)));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const refused = await post(server);
+    const refused = await post(server, from(MAX_CONCURRENT_SUBMISSIONS));
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     await holder;
