@@ -68,6 +68,14 @@ describe.each(testEngines())('the team queue on $name', (engine) => {
       expect(answer.status, bad).toBe(400);
       expect(answer.json).toHaveProperty('error');
     }
+    // of a cursor's shape, but no instant: refused as the database reads it, not answered 500
+    const cursorOf = (at: string) => Buffer.from(JSON.stringify([at, '0b0d4a4e-9c5e-4c1e-8f2a-3f6f4f0a9b1c'])).toString('base64url');
+    for (const at of ['2026-99-99 99:99:99+00', '2026-02-31 10:00:00+00', '0000-01-01 00:00:00+00', '2026-11-27 10:00:00+99:99:99']) {
+      const answer = await client.call('GET', `/requests?after=${cursorOf(at)}`);
+      expect(answer.status, at).toBe(400);
+      expect(answer.json, at).toEqual({ error: 'Bad query: after is not a cursor of this queue' });
+    }
+    expect((await client.call('GET', `/requests?after=${cursorOf('2026-11-27 10:00:00.123456+00')}`)).status).toBe(200);
   });
 
   it('pages by keyset, newest first: requests stored between two pages, and rows received at the same instant, neither skip nor repeat', async () => {

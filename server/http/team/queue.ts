@@ -4,6 +4,7 @@ import { textProblem } from '#shared/text';
 import { REVIEW_STATES } from '#machines/inviteReviewMachine';
 import type { ClientMetadata } from '#shared/submission';
 import { findQueueEntry, otherRequestsOf, queueCounts, queuePage, type QueueCursor, type QueueFilters } from '../../db/queue.ts';
+import { sqlStateOf } from '../../db/submissions.ts';
 import { summary } from '../../db/summary.ts';
 import { timelineOf } from '../../db/timeline.ts';
 import { TEAM_QUEUE_PAGE_MAX, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../limits.ts';
@@ -66,7 +67,10 @@ function encodeCursor(cursor: QueueCursor): string {
   return Buffer.from(JSON.stringify([cursor.receivedAt, cursor.id])).toString('base64url');
 }
 
-/** @returns the cursor, or undefined when `text` is not one this server made */
+/**
+ * @returns the cursor, or undefined when `text` is not of a cursor's shape; one of that shape whose time
+ *   is no instant is refused by the database (the route answers 400 for both)
+ */
 function decodeCursor(text: string): QueueCursor | undefined {
   try {
     const parsed = cursorShape.safeParse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
@@ -99,11 +103,21 @@ export function queueRoutes(options: AppOptions, team: TeamContext): Hono<TeamEn
       const query = queueQuery.safeParse(c.req.query());
       if (!query.success) return problem(c, 400, queryProblem(query.error));
       const { after, limit } = query.data;
+      const notACursor = () => problem(c, 400, 'Bad query: after is not a cursor of this queue');
       const cursor = after === undefined ? undefined : decodeCursor(after);
-      if (after !== undefined && !cursor) return problem(c, 400, 'Bad query: after is not a cursor of this queue');
+      if (after !== undefined && !cursor) return notACursor();
       const now = team.now();
       const filters = queueFiltersOf(query.data, now);
-      const [page, counts] = await Promise.all([queuePage(db, filters, { after: cursor, limit }), queueCounts(db, filters, now)]);
+      let page: Awaited<ReturnType<typeof queuePage>>;
+      let counts: Awaited<ReturnType<typeof queueCounts>>;
+      try {
+        [page, counts] = await Promise.all([queuePage(db, filters, { after: cursor, limit }), queueCounts(db, filters, now)]);
+      } catch (error) {
+        // A cursor of the right shape whose time is no instant (month 13, year 0): PostgreSQL's timestamptz
+        // refuses it (SQLSTATE class 22, data exception), the one judge of what a timestamp is.
+        if (cursor && sqlStateOf(error)?.startsWith('22')) return notACursor();
+        throw error;
+      }
       return c.json(
         {
           requests: page.entries.map((entry) => summary(entry.submissions, now, entry.privacy_records, entry)),
