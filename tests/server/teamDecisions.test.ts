@@ -69,6 +69,7 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     ['an id that is not a UUID', { decision: 'waitlist', ids: ['nope'] }, /ids\.0/],
     ['one id more than TEAM_DECISION_BATCH_MAX', { decision: 'waitlist', ids: Array.from({ length: TEAM_DECISION_BATCH_MAX + 1 }, () => '00000000-0000-4000-8000-000000000000') }, /ids/],
     ['an escape code in the reason', { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], reason: 'a\u001b[2J' }, /reason: the text contains a/],
+    ['an acceptance without its cohort', { decision: 'accept', ids: ['00000000-0000-4000-8000-000000000000'] }, /^Bad decision: cohort: required to accept$/],
   ])('refuses a body out of shape with 400: %s', async (_what, body, message) => {
     const answer = await client.call('POST', '/decisions', { body });
     expect(answer.status).toBe(400);

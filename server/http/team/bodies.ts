@@ -20,6 +20,14 @@ export const recordText = teamText.superRefine((value, ctx) => {
   if (problemText) ctx.addIssue({ code: 'custom', message: problemText });
 });
 
+/**
+ * An acceptance names its cohort: the request is placed in it and the applicant's mail states it. A
+ * refinement (`superRefine`) of every body that carries a decision: `POST /decisions` and `POST /preview`.
+ */
+export function requireCohortToAccept(body: { decision: string; cohort?: string }, ctx: z.RefinementCtx): void {
+  if (body.decision === 'accept' && body.cohort === undefined) ctx.addIssue({ code: 'custom', path: ['cohort'], message: 'required to accept' });
+}
+
 /** The first problem of a body that is not of its shape, in words: `<path>: <message>`. */
 export const shapeProblem = (error: z.ZodError): string => error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)[0]!;
 

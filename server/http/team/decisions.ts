@@ -7,7 +7,7 @@ import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_DECISION_BATCH_MAX, TEAM_AUTH_BODY_MAX_BYTES } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { memberName as by, shapeProblem, teamText } from './bodies.ts';
+import { memberName as by, requireCohortToAccept, shapeProblem, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 const decisionBody = z.object({
@@ -16,7 +16,7 @@ const decisionBody = z.object({
   cohort: teamText.optional(),
   reason: teamText.optional(),
   note: teamText.optional(),
-});
+}).superRefine(requireCohortToAccept);
 
 const noteBody = z.object({ requestId: z.string(), text: teamText });
 
@@ -31,7 +31,7 @@ const cohortBody = z.object({
  * transaction under the team's write lock (server/db/teamTransaction.ts), as the command line's. Paths
  * relative to `/api/team`; bodies are JSON of at most `TEAM_AUTH_BODY_MAX_BYTES` (415, 413, 400 otherwise):
  * - `POST /decisions` `{ decision: 'accept'|'waitlist'|'decline'|'spam'|'reopen', ids: uuid[] (1 to
- *   TEAM_DECISION_BATCH_MAX), cohort? (accept), reason? (decline: told to the applicant), note? }` → 200
+ *   TEAM_DECISION_BATCH_MAX), cohort? (accept: required), reason? (decline: told to the applicant), note? }` → 200
  *   `{ decided: [{ id, from, to }] }`; 409 `{ error, refusals: string[] }` when the review's chart
  *   (machines/inviteReviewMachine.ts) refuses any one request, the cohort is unknown or too full, or an id
  *   is unknown or a privacy request: then nothing changed. The decider is the signed-in member.

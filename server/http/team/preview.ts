@@ -8,7 +8,7 @@ import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_DECISION_BATCH_MAX } from '../../limits.
 import { previewMails } from '../../outbox/preview.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { shapeProblem, teamText } from './bodies.ts';
+import { requireCohortToAccept, shapeProblem, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 const PRIVACY_STEPS = new Set(['verify', 'extend', 'respond']);
@@ -24,7 +24,7 @@ const previewBody = z
   })
   .superRefine((body, ctx) => {
     // the facts the mail states: without them there is no mail to show
-    if (body.decision === 'accept' && body.cohort === undefined) ctx.addIssue({ code: 'custom', path: ['cohort'], message: 'required to accept' });
+    requireCohortToAccept(body, ctx);
     if (body.decision === 'respond' && body.outcome === undefined) ctx.addIssue({ code: 'custom', path: ['outcome'], message: 'required to respond' });
     if (body.decision === 'extend' && body.reason === undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'required to extend' });
   });
