@@ -1,14 +1,15 @@
 // @vitest-environment node
 // The queue as CSV in the console, over real HTTP behind a session: every request of the filter (read in
 // keyset pages, not one page), by the command line's own CSV code (server/db/requestsCsv.ts), formulas
-// escaped, audited once; and every refusal: no session (401), a foreign Origin (403), a filter out of
-// shape (400).
+// escaped, audited once; every refusal: no session (401), a foreign Origin (403), a filter out of
+// shape (400); and a page that cannot be read, which cuts the download and is logged.
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { CSV_COLUMNS } from '../../server/db/requestsCsv.ts';
 import { teamAudit } from '../../server/db/schema.ts';
 import { TEAM_EXPORT_PAGE_ROWS, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../server/limits.ts';
+import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
@@ -32,7 +33,27 @@ describe.each(testEngines())('the queue as CSV on $name', (engine) => {
   };
   const exports = async () => database.db.select().from(teamAudit).where(eq(teamAudit.action, 'export'));
 
-  signedInConsole(engine, (opened) => ({ database, server, client } = opened), { name: 'Kim Lee' });
+  /** what the server logged during the suite, one object per line */
+  const logLines: Array<Record<string, unknown>> = [];
+  const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
+  signedInConsole(engine, (opened) => ({ database, server, client } = opened), { name: 'Kim Lee' }, logger);
+
+  it('cuts the download when a page cannot be read, and logs the error by its type and SQLSTATE, never the filter', async () => {
+    await storeSubmission(database.db, submissionBody({ fullName: 'Ada Quillfeather' }));
+    logLines.length = 0;
+    // the queue's page joins the cohorts: without them it cannot be read (the audit, before it, can)
+    await database.db.execute(sql`alter table cohorts rename to cohorts_away`);
+    try {
+      const answer = await csv('?q=Quillfeather');
+      expect(answer.status).toBe(200); // the answer had begun
+      await expect(answer.text()).rejects.toThrow();
+    } finally {
+      await database.db.execute(sql`alter table cohorts_away rename to cohorts`);
+    }
+    const failure = logLines.find((line) => line.msg === 'team export failed');
+    expect(failure?.err).toMatchObject({ code: '42P01', stack: expect.stringContaining('at ') });
+    expect(JSON.stringify(logLines)).not.toContain('Quillfeather');
+  });
 
   it("answers the command line's own CSV, as an attachment named by the date, with a formula escaped, and audits the export once", async () => {
     await storeSubmission(database.db, submissionBody({ workEmail: 'ada@example.com' }));

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import type { TestEngine } from './database.ts';
 import { startTestServer } from './server.ts';
@@ -19,8 +19,14 @@ export interface SignedInConsole {
  * `engine`, the server (a stand-in site) on it and a member enrolled through a link and signed in
  * (`member.name`, the decider the timeline names); after it, both closed.
  * @param opened - receives each test's console, e.g. `(c) => ({ database, server, client } = c)`
+ * @param logger - the server's logger: silent unless a suite reads what the server logs
  */
-export function signedInConsole(engine: TestEngine, opened: (console: SignedInConsole) => void, member: { name?: string | null } = {}): void {
+export function signedInConsole(
+  engine: TestEngine,
+  opened: (console: SignedInConsole) => void,
+  member: { name?: string | null } = {},
+  logger: Logger = createLogger('silent'),
+): void {
   let distDir: string;
   let current: SignedInConsole | undefined;
   beforeAll(async () => {
@@ -28,7 +34,7 @@ export function signedInConsole(engine: TestEngine, opened: (console: SignedInCo
   });
   beforeEach(async () => {
     const database = await engine.open();
-    const server = await startTestServer(testConfig(distDir), createLogger('silent'), { database });
+    const server = await startTestServer(testConfig(distDir), logger, { database });
     current = { database, server, client: await enrolledClient(server, database.db, member) };
     opened(current);
   });

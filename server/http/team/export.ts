@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { queuePage, type QueueCursor } from '../../db/queue.ts';
-import { serializeError } from '../../logger.ts';
 import { requestsCsv } from '../../db/requestsCsv.ts';
 import { audit } from '../../db/team.ts';
 import { TEAM_EXPORT_PAGE_ROWS } from '../../limits.ts';
@@ -39,7 +38,7 @@ export function exportRoutes(options: AppOptions, team: TeamContext): Hono<TeamE
           page = await queuePage(db, filters, { ...(after ? { after } : {}), limit: TEAM_EXPORT_PAGE_ROWS });
         } catch (error) {
           // the answer has begun: the download is cut; logged as every server error is, without the statement's parameters (the filter)
-          options.logger.error({ err: serializeError(error) }, 'team export failed');
+          options.logger.error({ err: error }, 'team export failed');
           controller.error(new Error('the export could not be read'));
           return;
         }
