@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -10,6 +11,8 @@ const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const PAGE_CACHE = 'no-cache';
 /** The team console's page (scripts/build.mjs): its sign-in screen, from which its own app routes. */
 const TEAM_PAGE = '/team.html';
+/** The compressed copies scripts/build.mjs writes beside a file, which serveStatic sends to a client that accepts them. */
+const COMPRESSED_SIBLINGS = ['.br', '.gz'];
 /** The console's paths: `/team`, and every path under it without a file extension. */
 const TEAM_PATHS = ['/team', '/team/*'];
 
@@ -24,7 +27,9 @@ const TEAM_PATHS = ['/team', '/team/*'];
  * - `Cache-Control`: immutable for a file found under `/assets/`, `no-cache` for pages, other files and
  *   the not-found page;
  * - the security headers (server/http/securityHeaders.ts) on every HTML response;
- * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them.
+ * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them, and
+ *   `Vary: Accept-Encoding` on every answer of a file that has them, whichever copy it sends (RFC 9110
+ *   §12.5.5), so that a shared cache never gives a client a copy in an encoding it did not accept;
  * Mounted at `/` after every API route: it answers every path and method nothing before it answered,
  * with the not-found page at the end instead of the app's `notFound` (which Hono calls for the
  * top-level app only).
@@ -39,8 +44,17 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
    * the not-found page, which is never cached as the asset it stands in for (a name an older or newer
    * deploy has must not stay a 404 for a year)
    */
+  /** whether a file has compressed siblings, by its path: the build's files do not change under a running server */
+  const compressed = new Map<string, boolean>();
+  const hasCompressedSiblings = (file: string): boolean => {
+    let known = compressed.get(file);
+    if (known === undefined) compressed.set(file, (known = COMPRESSED_SIBLINGS.some((extension) => existsSync(`${file}${extension}`))));
+    return known;
+  };
   const setPageHeaders = (c: Context, file: string, found = true) => {
     c.header('Cache-Control', found && c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
+    // a compressed copy sent has it already (serveStatic); the plain copy of a file that has them needs it too
+    if (found && !/\.(br|gz)$/.test(file) && hasCompressedSiblings(file)) c.header('Vary', 'Accept-Encoding', { append: true });
     c.header('X-Content-Type-Options', 'nosniff');
     if (/\.html(\.br|\.gz)?$/.test(file)) {
       // the console's page signs in with a passkey, and no search engine keeps it, whichever address it was reached by

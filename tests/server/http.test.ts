@@ -1,6 +1,9 @@
 // @vitest-environment node
+import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -394,6 +397,30 @@ describe('the site, served as a static host would', () => {
     const missing = await get(server, '/assets/index-Other1.js');
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('says Vary: Accept-Encoding on every answer of a file the build also compressed, whichever copy it sends, and on no other', async () => {
+    const code = 'console.log("packed")';
+    await writeFile(join(distDir, 'assets', 'packed-Zz9.js'), code);
+    await writeFile(join(distDir, 'assets', 'packed-Zz9.js.br'), brotliCompressSync(code));
+    await writeFile(join(distDir, 'assets', 'packed-Zz9.js.gz'), gzipSync(code));
+    const server = await start();
+    /** GET with exactly this Accept-Encoding (fetch would add its own, and decode): the encoding and Vary sent */
+    const as = (path: string, acceptEncoding: string | null) =>
+      new Promise<{ status: number; encoding?: string; vary?: string }>((resolve, reject) => {
+        const req = httpRequest(`${server.url}${path}`, { headers: acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], vary: res.headers.vary });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await as('/assets/packed-Zz9.js', 'br, gzip')).toEqual({ status: 200, encoding: 'br', vary: 'Accept-Encoding' });
+    expect(await as('/assets/packed-Zz9.js', 'gzip')).toEqual({ status: 200, encoding: 'gzip', vary: 'Accept-Encoding' });
+    expect(await as('/assets/packed-Zz9.js', 'identity')).toEqual({ status: 200, vary: 'Accept-Encoding' });
+    expect(await as('/assets/packed-Zz9.js', null)).toEqual({ status: 200, vary: 'Accept-Encoding' });
+    // a file the build did not compress does not vary
+    expect(await as('/assets/index-AbC123.js', 'br, gzip')).toEqual({ status: 200 });
   });
 
   it('answers a malformed URL with 400 (JSON under /api/) and stays up (was an uncaught URIError)', async () => {
