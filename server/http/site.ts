@@ -29,7 +29,7 @@ const TEAM_PATHS = ['/team', '/team/*'];
  * - the security headers (server/http/securityHeaders.ts) on every HTML response;
  * - the precompressed `.br`/`.gz` siblings the build wrote, when the client accepts them, and
  *   `Vary: Accept-Encoding` on every answer of a file that has them, whichever copy it sends (RFC 9110
- *   §12.5.5), so that a shared cache never gives a client a copy in an encoding it did not accept;
+ *   §12.5.5), so that a shared cache never gives a client a copy in an encoding it did not accept.
  * Mounted at `/` after every API route: it answers every path and method nothing before it answered,
  * with the not-found page at the end instead of the app's `notFound` (which Hono calls for the
  * top-level app only).
@@ -39,11 +39,6 @@ const TEAM_PATHS = ['/team', '/team/*'];
 export function siteRoutes(options: { distDir: string; htmlHeaders: Record<string, string> }): Hono {
   const { distDir, htmlHeaders } = options;
   const teamHeaders = teamPageHeaders(htmlHeaders);
-  /**
-   * `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed); `found`: false for
-   * the not-found page, which is never cached as the asset it stands in for (a name an older or newer
-   * deploy has must not stay a 404 for a year)
-   */
   /** whether a file has compressed siblings, by its path: the build's files do not change under a running server */
   const compressed = new Map<string, boolean>();
   const hasCompressedSiblings = (file: string): boolean => {
@@ -51,6 +46,11 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
     if (known === undefined) compressed.set(file, (known = COMPRESSED_SIBLINGS.some((extension) => existsSync(`${file}${extension}`))));
     return known;
   };
+  /**
+   * `file`: the path on disk that answers (a `.br`/`.gz` sibling when precompressed); `found`: false for
+   * the not-found page, which is never cached as the asset it stands in for (a name an older or newer
+   * deploy has must not stay a 404 for a year)
+   */
   const setPageHeaders = (c: Context, file: string, found = true) => {
     c.header('Cache-Control', found && c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
     // a compressed copy sent has it already (serveStatic); the plain copy of a file that has them needs it too

@@ -16,7 +16,6 @@ import { onlyPost, problem, type ApiEnv, type ApiMiddleware } from './middleware
 import type { AppOptions } from './options.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
 
-
 /**
  * `POST /api/submissions` (spec §7.1), mounted at `SUBMISSIONS_PATH`, after the shared checks of
  * server/http/middleware.ts (Origin 403, content type 415, size 413 over `MAX_BODY_BYTES`, JSON 400):
