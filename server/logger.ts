@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { REFUSAL_LOG_INTERVAL_MS } from './limits.ts';
 
 export type { Logger };
 
@@ -81,4 +82,56 @@ export function createLogger(level: string = process.env.SONDE_LOG_LEVEL ?? 'inf
     },
     destination,
   );
+}
+
+/** How the server logs the requests it refuses: {@link createRefusalLog}, or {@link everyRefusal}. */
+export interface RefusalLog {
+  /**
+   * Logs a refused request at info: `fields` (a status, a path; never a visitor's value) and `msg`, a
+   * fixed text that names the kind of refusal. Never throws.
+   */
+  refused(fields: Record<string, unknown>, msg: string): void;
+  /** Logs what is counted and not yet logged, and stops the interval; idempotent. */
+  close(): void;
+}
+
+/**
+ * Refusals logged without flooding the log: in each interval of `intervalMs`, the first refusal of a
+ * message is logged at once; the others of that message are counted, and logged as one line when the
+ * interval ends, with `repeated` (how many) and the fields of the first of them. The messages are the
+ * callers' fixed texts, so what is held is bounded by the kinds of refusal, whoever sends them.
+ * @param intervalMs - the interval, in ms: {@link REFUSAL_LOG_INTERVAL_MS}; its timer never keeps the process alive
+ */
+export function createRefusalLog(logger: Logger, intervalMs: number = REFUSAL_LOG_INTERVAL_MS): RefusalLog {
+  /** the messages logged in this interval, and how many of each came after (with the first of those's fields) */
+  const logged = new Map<string, { more: number; fields?: Record<string, unknown> }>();
+  const flush = () => {
+    for (const [msg, { more, fields }] of logged) {
+      if (more > 0) logger.info({ ...fields, repeated: more }, `${msg} (${more} more since its last line)`);
+    }
+    logged.clear();
+  };
+  const timer = setInterval(flush, intervalMs);
+  timer.unref();
+  return {
+    refused(fields, msg) {
+      const seen = logged.get(msg);
+      if (!seen) {
+        logged.set(msg, { more: 0 });
+        logger.info(fields, msg);
+      } else {
+        seen.more += 1;
+        seen.fields ??= fields;
+      }
+    },
+    close() {
+      clearInterval(timer);
+      flush();
+    },
+  };
+}
+
+/** Every refusal logged as it happens (the default of server/http/options.ts `refusals`, for tests and the dev server). */
+export function everyRefusal(logger: Logger): RefusalLog {
+  return { refused: (fields, msg) => logger.info(fields, msg), close: () => {} };
 }

@@ -13,7 +13,7 @@ import {
   SHUTDOWN_GRACE_MS,
   TIMEOUT_CHECK_INTERVAL_MS,
 } from './limits.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, createRefusalLog, type Logger } from './logger.ts';
 import { readSecurityHeaders } from './http/securityHeaders.ts';
 import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
@@ -62,9 +62,12 @@ export async function startServer(
   if (config.announceWebhookUrl) channels.push(webhookChannel(config.announceWebhookUrl));
   if (config.events) channels.push(eventChannel(config.events));
   const outbox = startOutbox({ db: database.db, channels, logger });
+  // refused requests: one line per kind and minute, not one each (REFUSAL_LOG_INTERVAL_MS)
+  const refusals = createRefusalLog(logger);
   const app = createApp({
     database,
     logger,
+    refusals,
     outbox: {
       kick: outbox.kick,
       webhook: config.announceWebhookUrl !== undefined,
@@ -98,6 +101,7 @@ export async function startServer(
       s.once('error', reject);
     });
   } catch (error) {
+    refusals.close();
     await outbox.stop();
     await database.close();
     throw error;
@@ -167,6 +171,7 @@ export async function startServer(
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([closed, grace]);
+      refusals.close();
       await outbox.stop();
       await database.close();
       logger.info('stopped');

@@ -19,7 +19,7 @@ import { createMiddleware } from 'hono/factory';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DATABASE_ANSWER_TIMEOUT_MS, DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../limits.ts';
 import { clientKeyOf, peerAddressOf } from './clientAddress.ts';
-import type { AppOptions } from './options.ts';
+import { refusalLogOf, type AppOptions } from './options.ts';
 
 /** What the shared middleware puts in a request's context (`c.var`) for the route's handler. */
 export type ApiEnv = {
@@ -135,6 +135,7 @@ export interface ApiMiddleware {
  */
 export function apiMiddleware(options: AppOptions): ApiMiddleware {
   const { logger } = options;
+  const refusals = refusalLogOf(options);
   const publicOrigin = typeof options.publicOrigin === 'string' ? () => options.publicOrigin as string : options.publicOrigin;
   const { allowedOrigins } = options;
   const moreOrigins = typeof allowedOrigins === 'function' ? allowedOrigins : () => allowedOrigins;
@@ -144,7 +145,7 @@ export function apiMiddleware(options: AppOptions): ApiMiddleware {
   const refuseForeignOrigin: MiddlewareHandler = async (c, next) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && !isAllowedOrigin(origin)) {
-      logger.info({ status: 403, path: c.req.path }, 'request refused: origin not allowed');
+      refusals.refused({ status: 403, path: c.req.path }, 'request refused: origin not allowed');
       return problem(c, 403, 'Origin not allowed');
     }
     await next();

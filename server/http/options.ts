@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+import { everyRefusal, type Logger, type RefusalLog } from '../logger.ts';
 import type { MailSettings } from '../outbox/mail.ts';
 
 /**
@@ -9,6 +9,11 @@ import type { MailSettings } from '../outbox/mail.ts';
 export interface AppOptions {
   database: Database;
   logger: Logger;
+  /**
+   * how refused requests are logged (server/logger.ts): the server's `createRefusalLog`, one line per kind of
+   * refusal and interval; by default every refusal, as it happens
+   */
+  refusals?: RefusalLog;
   /** the prerendered site (scripts/build.mjs) with the headers it was built with; absent: API only */
   site?: { distDir: string; htmlHeaders: Record<string, string> };
   /** submissions per client IP per minute before 429 (`SONDE_RATE_LIMIT_PER_MINUTE`) */
@@ -53,3 +58,6 @@ export interface AppOptions {
    */
   outbox?: { kick(): void; webhook: boolean; requesterMail: boolean; teamMail: boolean; events?: boolean };
 }
+
+/** The app's refusal log: `options.refusals`, else every refusal logged as it happens. */
+export const refusalLogOf = (options: AppOptions): RefusalLog => options.refusals ?? everyRefusal(options.logger);

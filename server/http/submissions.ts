@@ -13,7 +13,7 @@ import {
   RATE_LIMIT_WINDOW_MS,
 } from '../limits.ts';
 import { onlyPost, problem, type ApiEnv, type ApiMiddleware } from './middleware.ts';
-import type { AppOptions } from './options.ts';
+import { refusalLogOf, type AppOptions } from './options.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
 
 /**
@@ -35,6 +35,7 @@ import { checkSubmissionBody } from './submissionSchema.ts';
  */
 export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<ApiEnv> {
   const { logger } = options;
+  const refusals = refusalLogOf(options);
   const rateLimit = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const now = options.now ?? (() => new Date());
   const maxInFlight = options.maxConcurrentSubmissions ?? MAX_CONCURRENT_SUBMISSIONS;
@@ -64,7 +65,7 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
     const sending = underWay.get(client) ?? 0;
     if (sending >= maxPerClient) {
       c.header('Retry-After', '1');
-      logger.info({ status: 429 }, 'submission refused: too many submissions under way from one address');
+      refusals.refused({ status: 429 }, 'submission refused: too many submissions under way from one address');
       return problem(c, 429, 'Too many submissions under way from your address; try again in a second');
     }
     underWay.set(client, sending + 1);
@@ -118,7 +119,7 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
               return problem(c, 422, 'Idempotency-Key was already used with a different body');
             case 'limited':
               c.header('Retry-After', String(outcome.retryAfterSeconds));
-              logger.info({ status: 429 }, 'submission refused: rate limit');
+              refusals.refused({ status: 429 }, 'submission refused: rate limit');
               return problem(c, 429, `More than ${rateLimit} submissions in a minute; try again in ${outcome.retryAfterSeconds} s`);
           }
         } catch (error) {

@@ -6,7 +6,7 @@ import { DeadlineError, withDeadline } from '../db/deadline.ts';
 import { confirmVerification, lookUpVerification } from '../db/verificationLinks.ts';
 import { VERIFICATION_BODY_MAX_BYTES, VERIFICATION_CALLS_PER_MINUTE } from '../limits.ts';
 import { onlyPost, problem, type ApiEnv, type ApiMiddleware } from './middleware.ts';
-import type { AppOptions } from './options.ts';
+import { refusalLogOf, type AppOptions } from './options.ts';
 
 /** The body both calls take: the token of the link, never in a URL. */
 const tokenBody = z.object({ token: z.string() });
@@ -28,12 +28,13 @@ const tokenBody = z.object({ token: z.string() });
  */
 export function verificationRoutes(options: AppOptions, api: ApiMiddleware): { lookUp: Hono<ApiEnv>; confirm: Hono<ApiEnv> } {
   const { database, logger } = options;
+  const refusals = refusalLogOf(options);
   const callsPerClient = rateLimiter<ApiEnv>({
     windowMs: 60_000,
     limit: VERIFICATION_CALLS_PER_MINUTE,
     keyGenerator: (c) => c.var.clientKey,
     handler: (c) => {
-      logger.info({ status: 429 }, 'verification refused: rate limit');
+      refusals.refused({ status: 429 }, 'verification refused: rate limit');
       return problem(c, 429, 'Too many attempts from your address; try again in a minute');
     },
   });

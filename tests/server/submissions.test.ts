@@ -186,6 +186,19 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
     expect(JSON.stringify(logLines)).not.toContain('Ada Lovelace');
   });
 
+  it('logs a flood past the rate limit as its first refusal and one count when the server stops, not a line each', async () => {
+    const limited = await startTestServer(testConfig(distDir, { rateLimitPerMinute: 1 }), createLogger('info', logStream), { database });
+    const send = () => fetch(`${limited.url}/api/submissions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(submissionBody()) });
+    expect((await send()).status).toBe(201);
+    // one after another: the address never has more than one under way, so each is refused by the rate limit
+    for (let i = 0; i < 30; i += 1) expect((await send()).status).toBe(429);
+    const refusals = () => logLines.filter((line) => String(line.msg).startsWith('submission refused: rate limit'));
+    expect(refusals()).toEqual([expect.objectContaining({ status: 429, msg: 'submission refused: rate limit' })]);
+    await limited.stop(); // what the refusal log holds is written when the server stops (or its interval ends)
+    expect(refusals()).toHaveLength(2);
+    expect(refusals()[1]).toMatchObject({ status: 429, repeated: 29, msg: 'submission refused: rate limit (29 more since its last line)' });
+  });
+
   it('logs a stored submission as JSON with its id only: no name, email or IP at info level', async () => {
     const response = await post(submissionBody({ fullName: 'Ada Lovelace', workEmail: 'ada@example.com' }));
     const { id } = (await response.json()) as { id: string };

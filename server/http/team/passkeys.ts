@@ -15,7 +15,7 @@ import { enrollingMember, endSession, findPasskey, keepChallenge, passkeyUsed, r
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_CHALLENGE_TTL_MS } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
-import type { AppOptions } from '../options.ts';
+import { refusalLogOf, type AppOptions } from '../options.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 /** The name of the relying party a passkey dialog shows. */
@@ -67,13 +67,14 @@ function reasonOf(error: unknown): string {
  */
 export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: TeamContext): Hono<TeamEnv> {
   const { database, logger } = options;
+  const refusals = refusalLogOf(options);
   const db = database.db;
   const attempts = rateLimiter<TeamEnv>({
     windowMs: 60_000,
     limit: options.teamAuthAttemptsPerMinute ?? TEAM_AUTH_ATTEMPTS_PER_MINUTE,
     keyGenerator: (c) => c.var.clientKey,
     handler: (c) => {
-      logger.info({ status: 429 }, 'team sign-in refused: rate limit');
+      refusals.refused({ status: 429 }, 'team sign-in refused: rate limit');
       return problem(c, 429, 'Too many attempts from your address; try again in a minute');
     },
   });

@@ -9,7 +9,7 @@ import { createMiddleware } from 'hono/factory';
 import { touchSession, type SessionMember } from '../../db/teamSessions.ts';
 import { TEAM_SESSION_MAX_MS } from '../../limits.ts';
 import { problem, type ApiEnv } from '../middleware.ts';
-import type { AppOptions } from '../options.ts';
+import { refusalLogOf, type AppOptions } from '../options.ts';
 
 /** What the team's middleware puts in a request's context, on top of {@link ApiEnv}. */
 export type TeamEnv = {
@@ -62,10 +62,11 @@ export interface TeamContext {
 
 /**
  * The team routes' shared checks, configured from the app's options.
- * @param options - `publicOrigin` (string, or a function once the server listens), `database`, `logger`, `now`
+ * @param options - `publicOrigin` (string, or a function once the server listens), `database`, `refusals` (else `logger`), `now`
  */
 export function teamContext(options: AppOptions): TeamContext {
-  const { database, logger } = options;
+  const { database } = options;
+  const refusals = refusalLogOf(options);
   const origin = typeof options.publicOrigin === 'string' ? () => options.publicOrigin as string : options.publicOrigin;
   const now = options.now ?? (() => new Date());
   const liveSession = async (c: Context) => {
@@ -84,7 +85,7 @@ export function teamContext(options: AppOptions): TeamContext {
       const safe = c.req.method === 'GET' || c.req.method === 'HEAD';
       const same = sent === undefined ? safe && (c.req.header('sec-fetch-site') ?? 'same-origin') === 'same-origin' : sent === origin();
       if (!same) {
-        logger.info({ status: 403, path: c.req.path }, 'team call refused: origin not allowed');
+        refusals.refused({ status: 403, path: c.req.path }, 'team call refused: origin not allowed');
         return problem(c, 403, 'Origin not allowed');
       }
       await next();
@@ -92,7 +93,7 @@ export function teamContext(options: AppOptions): TeamContext {
     session: createMiddleware<TeamEnv>(async (c, next) => {
       const live = await liveSession(c);
       if (!live) {
-        logger.info({ status: 401, path: c.req.path }, 'team call refused: no session');
+        refusals.refused({ status: 401, path: c.req.path }, 'team call refused: no session');
         return problem(c, 401, 'Sign in first');
       }
       c.set('member', live.member);
