@@ -182,6 +182,14 @@ export function sqlStateOf(error: unknown): string | undefined {
 }
 
 /**
+ * Whether the database refused a value as a data exception (SQLSTATE class 22: a time that is no instant,
+ * a number out of range): the client's error, which a retry would never mend (answered 400, not 500).
+ */
+export function isDataException(error: unknown): boolean {
+  return sqlStateOf(error)?.startsWith('22') ?? false;
+}
+
+/**
  * Accepts one checked submission: {@link acceptSubmissions} with a batch of one.
  * @throws the driver's error when the database fails; the caller answers 500.
  */

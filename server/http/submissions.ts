@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { MAX_BODY_BYTES } from '#shared/submission';
 import { DeadlineError, withDeadline } from '../db/deadline.ts';
 import { createSubmissionWriter } from '../db/groupCommit.ts';
-import { sqlStateOf } from '../db/submissions.ts';
+import { isDataException } from '../db/submissions.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -133,7 +133,7 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
           }
           // SQLSTATE class 22, data exception: a value the schema let through and the database cannot
           // store is the client's error; retrying it would never succeed.
-          if (sqlStateOf(error)?.startsWith('22')) {
+          if (isDataException(error)) {
             logger.warn({ err: error }, 'submission refused by the database: a value it cannot store');
             return problem(c, 400, 'Body holds a value that cannot be stored');
           }

@@ -4,7 +4,7 @@ import { textProblem } from '#shared/text';
 import { REVIEW_STATES } from '#machines/inviteReviewMachine';
 import type { ClientMetadata } from '#shared/submission';
 import { findQueueEntry, otherRequestsOf, queueCounts, queuePage, type QueueCursor, type QueueFilters } from '../../db/queue.ts';
-import { sqlStateOf } from '../../db/submissions.ts';
+import { isDataException } from '../../db/submissions.ts';
 import { summary } from '../../db/summary.ts';
 import { timelineOf } from '../../db/timeline.ts';
 import { TEAM_QUEUE_PAGE_MAX, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../limits.ts';
@@ -115,7 +115,7 @@ export function queueRoutes(options: AppOptions, team: TeamContext): Hono<TeamEn
       } catch (error) {
         // A cursor of the right shape whose time is no instant (month 13, year 0): PostgreSQL's timestamptz
         // refuses it (SQLSTATE class 22, data exception), the one judge of what a timestamp is.
-        if (cursor && sqlStateOf(error)?.startsWith('22')) return notACursor();
+        if (cursor && isDataException(error)) return notACursor();
         throw error;
       }
       return c.json(
