@@ -154,6 +154,12 @@ export const MAIL_LIMITS = {
   invitePerWindow: 1,
   /** privacy confirmation mails per mailbox per window (11 CCR §7021(a): every request is confirmed; requests to one mailbox share a waiting one) */
   privacyPerWindow: 3,
+  /**
+   * requests one privacy confirmation lists at most (each with its verification link, about 1 KB of the
+   * mail): past it, the next request's confirmation is a mail of its own, within the limit above or at the
+   * next slot, so a flood of requests to one mailbox never makes one mail too large to deliver
+   */
+  requestsPerConfirmation: 100,
 } as const;
 
 /** Time to open the TCP (and TLS) connection to the SMTP server, in ms; RFC 5321 sets none. */

@@ -482,4 +482,18 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     const [row] = await database.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`);
     expect(row!.covers).toHaveLength(MAIL_LIMITS.privacyPerWindow + 2);
   });
+
+  it(`lists at most MAIL_LIMITS.requestsPerConfirmation (${MAIL_LIMITS.requestsPerConfirmation}) requests in one waiting confirmation: the next gets a mail of its own`, async () => {
+    database = await engine.open();
+    const waiting = () => database.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`).orderBy(deliveries.createdAt);
+    for (let i = 0; i < MAIL_LIMITS.requestsPerConfirmation; i += 1) await store(privacyRequestBody());
+    const [full, ...none] = await waiting();
+    expect(none).toEqual([]);
+    expect(full!.covers).toHaveLength(MAIL_LIMITS.requestsPerConfirmation);
+    const next = await store(privacyRequestBody());
+    const [first, second, ...more] = await waiting();
+    expect(more).toEqual([]);
+    expect(first!.covers).toEqual(full!.covers);
+    expect(second).toMatchObject({ submissionId: next, covers: null });
+  });
 });
