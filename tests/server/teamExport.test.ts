@@ -26,10 +26,10 @@ describe.each(testEngines())('the queue as CSV on $name', (engine) => {
   let client: ReturnType<typeof teamClient>;
   const { io, run } = teamCli(() => database);
   /** `GET /api/team/requests.csv` (or another path) as the console's page fetches it: its Origin and the session cookie. */
-  const csv = (query = '', headers: Record<string, string | null> = {}) => {
+  const csv = (query = '', headers: Record<string, string | null> = {}, method: 'GET' | 'HEAD' = 'GET') => {
     const sent: Record<string, string> = { origin: server.publicOrigin, cookie: client.cookie! };
     for (const [name, value] of Object.entries(headers)) if (value === null) delete sent[name]; else sent[name] = value;
-    return fetch(`${server.url}/api/team/requests.csv${query}`, { headers: sent });
+    return fetch(`${server.url}/api/team/requests.csv${query}`, { method, headers: sent });
   };
   const exports = async () => database.db.select().from(teamAudit).where(eq(teamAudit.action, 'export'));
 
@@ -96,6 +96,21 @@ describe.each(testEngines())('the queue as CSV on $name', (engine) => {
     const one = await (await csv('?q=first%40example')).text();
     expect([...one.matchAll(ROW_IDS)].map((match) => match[1])).toEqual([first]);
     expect(await (await csv('?state=spam')).text()).toBe(`${CSV_COLUMNS.join(',')}\n`);
+  });
+
+  it('answers HEAD with the headers of the download, and neither reads nor audits an export that was not made', async () => {
+    await storeSubmission(database.db, submissionBody());
+    const head = await csv('?kind=invite', {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(head.headers.get('content-disposition')).toMatch(/^attachment; filename="sonde-requests-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(await head.text()).toBe('');
+    expect(await exports()).toEqual([]);
+    // refused as GET is: no session, a foreign Origin
+    expect((await csv('', { cookie: null }, 'HEAD')).status).toBe(401);
+    expect((await csv('', { origin: 'https://evil.example' }, 'HEAD')).status).toBe(403);
+    expect((await csv()).status).toBe(200);
+    expect(await exports()).toHaveLength(1);
   });
 
   it('is not taken for a request of the queue: /requests/:id stays 404 for it, /requests.csv answers CSV', async () => {

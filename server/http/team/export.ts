@@ -17,7 +17,8 @@ import type { TeamContext, TeamEnv } from './session.ts';
  *   as submitted, formulas escaped). Streamed: read in keyset pages of the queue's query
  *   (`TEAM_EXPORT_PAGE_ROWS` each, server/db/queue.ts `queuePage`), each written before the next is read,
  *   so requests stored meanwhile (newer than the first page) are left out and none repeats.
- * The export is written to the audit once (member, `export`, no request id) before its first row.
+ * The export is written to the audit once (member, `export`, no request id) before its first row; a
+ * `HEAD` gets the same status and headers, reads nothing and is not audited.
  */
 export function exportRoutes(options: AppOptions, team: TeamContext): Hono<TeamEnv> {
   const db = options.database.db;
@@ -26,6 +27,12 @@ export function exportRoutes(options: AppOptions, team: TeamContext): Hono<TeamE
     if (!query.success) return problem(c, 400, queryProblem(query.error));
     const now = team.now();
     const filters = queueFiltersOf(query.data, now);
+    const headers = {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="sonde-requests-${now.toISOString().slice(0, 10)}.csv"`,
+    };
+    // HEAD, which Hono answers with this GET handler: the headers only, so nothing is read or audited
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
     await audit(db, { at: now, memberId: c.var.member.id, action: 'export', detail: 'csv' });
     const encoder = new TextEncoder();
     let after: QueueCursor | undefined;
@@ -50,9 +57,6 @@ export function exportRoutes(options: AppOptions, team: TeamContext): Hono<TeamE
         else controller.close();
       },
     });
-    return c.body(body, 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="sonde-requests-${now.toISOString().slice(0, 10)}.csv"`,
-    });
+    return c.body(body, 200, headers);
   });
 }
