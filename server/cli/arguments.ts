@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { TEXT_LIMITS } from '#shared/submission';
 import { textProblem } from '#shared/text';
 import { calendarDate } from '../db/calendarDate.ts';
 import { recordReasonProblem } from '../db/privacySteps.ts';
@@ -25,11 +26,22 @@ export function isoDate(value: string): string {
   return value;
 }
 
-/** A one-line text the team writes into a record or a mail: the text rule of shared/text.ts, as for visitors. */
-export function oneLineText(value: string): string {
+/** A one-line text of at most `max` characters: the text rule of shared/text.ts, as for visitors and the console. */
+function oneLine(value: string, max: number): string {
+  if (value.length > max) throw new InvalidArgumentError(`the text is longer than ${max} characters.`);
   const problem = textProblem(value, { required: true });
   if (problem) throw new InvalidArgumentError(`the text ${problem}.`);
   return value.normalize('NFC');
+}
+
+/** A one-line text the team writes into a record or a mail (a reason, a note): at most `TEXT_LIMITS.long` characters, as in the console. */
+export function oneLineText(value: string): string {
+  return oneLine(value, TEXT_LIMITS.long);
+}
+
+/** A name the team gives (a cohort's, a member's, `--by`): at most `TEXT_LIMITS.short` characters, as in the console. */
+export function oneLineName(value: string): string {
+  return oneLine(value, TEXT_LIMITS.short);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { InviteDecision } from '#machines/inviteReviewMachine';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../db/decisions.ts';
-import { ExitError, isoDate, oneLineText, UUID } from './arguments.ts';
+import { ExitError, isoDate, oneLineName, oneLineText, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 import { forTerminal, table } from './terminal.ts';
 
@@ -47,7 +47,7 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
     const mail = decision === 'spam' || decision === 'reopen' ? '' : '; the mail goes out with the server\'s outbox';
     io.out(`${decided.length === 1 ? `request ${decided[0]!.id}` : `${decided.length} requests`} ${DONE_TEXT[decision]} by ${by}${options.cohort ? ` into ${options.cohort}` : ''}${mail}`);
   };
-  const byOption = (command: Command) => command.option('--by <name>', 'who decides (default: your user name)', oneLineText);
+  const byOption = (command: Command) => command.option('--by <name>', 'who decides (default: your user name)', oneLineName);
   /** `--by`, and `--note`: the team's remark, kept in the timeline, never mailed */
   const decisionOptions = (command: Command) => byOption(command).option('--note <text>', "the team's remark on the decision, kept in the timeline (never mailed)", oneLineText);
 
@@ -61,7 +61,7 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
     'accept',
     'accept',
     'accepts invite requests into a cohort and mails each applicant its name and start date; credentials follow from the API\'s onboarding (the signed invite.accepted event)',
-    (command) => command.requiredOption('--cohort <name>', 'the cohort (see cohort list)', oneLineText),
+    (command) => command.requiredOption('--cohort <name>', 'the cohort (see cohort list)', oneLineName),
   );
   decisionCommand('waitlist', 'waitlist', 'puts invite requests on the waitlist and mails each applicant that the team will reach out when ready to onboard (rolling basis)');
   decisionCommand('done', 'waitlist', 'the same as waitlist (kept for the habit: done now puts an invite request on the waitlist and mails the applicant)');
@@ -95,7 +95,7 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
     cohort
       .command('add')
       .description('creates a cohort, which accept places requests in')
-      .argument('<name>', 'its name, e.g. "Cohort 3"', oneLineText)
+      .argument('<name>', 'its name, e.g. "Cohort 3"', oneLineName)
       .requiredOption('--starts <date>', 'the day it starts onboarding (YYYY-MM-DD)', isoDate)
       .option('--capacity <n>', 'how many requests it takes (default: no limit)', capacity),
   ).action(async (name: string, options: { starts: string; capacity?: number; by?: string }) => {

@@ -3,7 +3,7 @@ import { RETENTION } from '#shared/policy';
 import { PrivacyStepError, takePrivacyStep, type PrivacyStep } from '../db/privacySteps.ts';
 import { unfoundedResponse } from '../db/privacyCourse.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
-import { ExitError, oneLineText, recordReason } from './arguments.ts';
+import { ExitError, oneLineName, recordReason } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 
 /** A step refused as the command line ends on it: exit 2 for a bad argument, else 1. */
@@ -32,7 +32,7 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
     .addOption(new Option('--outcome <outcome>', 'what was done').choices(['complied', 'denied', 'partly']).makeOptionMandatory())
     .option('--reason <text>', 'the basis of a denial or a partial answer (required then), or a note to the requester; kept 24 months, so nothing that names the person', recordReason)
     .option('--attach-subject', "attach everything stored about the requester as JSON (the answer to Access/Know or Data Portability); refused for an unverified request")
-    .option('--by <name>', 'who responded (default: your user name)', oneLineText)
+    .option('--by <name>', 'who responded (default: your user name)', oneLineName)
     .action(async (id: string, options: { outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean; by?: string }) => {
       const unfounded = unfoundedResponse(options);
       if (unfounded) throw exitOn({ message: unfounded.message, badArgument: true });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { addMember, listMembers, newEnrollmentLink, removeMember, type Enrollment, type EnrollmentMailer } from '../db/team.ts';
 import { enrollmentMail } from '../outbox/enrollmentMail.ts';
 import { utcMinute } from '../outbox/messages/teamEnrollment.ts';
-import { email, ExitError, oneLineText } from './arguments.ts';
+import { email, ExitError, oneLineName } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 import { forTerminal, table } from './terminal.ts';
 
@@ -35,7 +35,7 @@ export function addTeamCommands(program: Command, { io, withDb }: CommandContext
     .command('add')
     .description('adds a member, prints their enrollment link and mails it to them; it registers a passkey (single use, 24 h)')
     .argument('<email>', "the member's email address", email)
-    .option('--name <name>', "the member's name", oneLineText)
+    .option('--name <name>', "the member's name", oneLineName)
     .action(async (address: string, options: { name?: string }) => {
       const enrollment = await withDb('write', (db) => addMember(db, { email: address, name: options.name ?? null, by: io.user, at: io.now() }, mailer));
       if (!enrollment) throw new ExitError(`${address} is a member already: team link ${address} gives a new enrollment link`, 1);

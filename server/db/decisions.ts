@@ -16,7 +16,7 @@ export interface CohortView {
 /** What one decision on a batch of invite requests needs. */
 export interface InviteDecisionInput {
   decision: InviteDecision;
-  /** the requests, as typed (duplicates are taken once) */
+  /** the requests, as typed, in any case (duplicates are taken once) */
   ids: string[];
   /** who decides: the team member, or for the command line the operating-system user (or `--by`) */
   by: string;
@@ -147,7 +147,8 @@ export async function addCohort(db: Db, cohort: { name: string; startsOn: string
  *   privacy request, an unknown cohort, or a cohort too full for the batch
  */
 export async function decideInvites(db: Db, input: InviteDecisionInput): Promise<Decided[]> {
-  const ids = [...new Set(input.ids)];
+  // as PostgreSQL prints them (RFC 9562 §4: case-insensitive on input), so each compares with its row
+  const ids = [...new Set(input.ids.map((id) => id.toLowerCase()))];
   const rows = await db
     .select({ id: submissions.id, kind: submissions.kind, reviewState: submissions.reviewState })
     .from(submissions)

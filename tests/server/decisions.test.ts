@@ -4,6 +4,7 @@
 // requests from one mailbox linked; what a decision puts in the outbox, and what it never echoes.
 import { eq, inArray } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEXT_LIMITS } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
 import { deliveries, submissions, timeline } from '../../server/db/schema.ts';
 import { teamCli } from '../support/cli.ts';
@@ -102,6 +103,22 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(await run(argv)).toBe(code);
     expect(io.err).toHaveLength(1);
     expect(io.err[0]).toMatch(message);
+  });
+
+  it(`refuses, with one line and exit 2, a cohort's name over TEXT_LIMITS.short characters and a reason over TEXT_LIMITS.long`, async () => {
+    expect(await run(['cohort', 'add', 'C'.repeat(TEXT_LIMITS.short + 1), '--starts', '2027-01-15'])).toBe(2);
+    expect(io.err).toEqual([expect.stringContaining(`the text is longer than ${TEXT_LIMITS.short} characters.`)]);
+    expect(await run(['decline', '00000000-0000-4000-8000-000000000000', '--reason', 'x'.repeat(TEXT_LIMITS.long + 1)])).toBe(2);
+    expect(io.err).toEqual([expect.stringContaining(`the text is longer than ${TEXT_LIMITS.long} characters.`)]);
+  });
+
+  it(`takes a cohort's name of TEXT_LIMITS.short characters, and an id in capitals as the same request (RFC 9562 §4)`, async () => {
+    const name = 'C'.repeat(TEXT_LIMITS.short);
+    expect(await run(['cohort', 'add', name, '--starts', '2027-01-15'])).toBe(0);
+    const id = await store();
+    expect(await run(['accept', id.toUpperCase(), id, '--cohort', name])).toBe(0);
+    expect(io.out).toEqual([`request ${id} accepted by kim into ${name}; the mail goes out with the server's outbox`]);
+    expect((await database.db.select().from(submissions).where(eq(submissions.id, id)))[0]!.reviewState).toBe('accepted');
   });
 
   it('refuses a second cohort of the same name', async () => {

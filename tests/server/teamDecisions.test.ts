@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { deliveries, submissions, teamAudit, timeline } from '../../server/db/schema.ts';
+import { TEXT_LIMITS } from '#shared/submission';
 import { TEAM_DECISION_BATCH_MAX } from '../../server/limits.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { submissionBody } from '../support/submissionBody.ts';
@@ -55,6 +56,19 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     expect(await database.db.select().from(teamAudit).where(eq(teamAudit.action, 'decision'))).toHaveLength(1);
   });
 
+  it('takes an id in capitals as the same request (RFC 9562 §4), once when it is given in both cases, for a decision, a note and a preview', async () => {
+    const id = await invite();
+    const decided = await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids: [id.toUpperCase(), id] } });
+    expect(decided.status).toBe(200);
+    expect(decided.json).toEqual({ decided: [{ id, from: 'received', to: 'waitlisted' }] });
+    expect(await stateOf(id)).toBe('waitlisted');
+    expect((await client.call('POST', '/notes', { body: { requestId: id.toUpperCase(), text: 'Called them' } })).status).toBe(201);
+    expect((await database.db.select().from(timeline).where(eq(timeline.submissionId, id))).map((entry) => entry.action)).toContain('note');
+    const preview = await client.call('POST', '/preview', { body: { decision: 'decline', ids: [id.toUpperCase()] } });
+    expect(preview.status).toBe(200);
+    expect((preview.json as { mails: Array<{ id: string }> }).mails.map((mail) => mail.id)).toEqual([id]);
+  });
+
   it('keeps a note with the member and an audit entry; an unknown request is 404', async () => {
     const id = await invite();
     expect((await client.call('POST', '/notes', { body: { requestId: id, text: 'Called them' } })).status).toBe(201);
@@ -70,6 +84,7 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     ['one id more than TEAM_DECISION_BATCH_MAX', { decision: 'waitlist', ids: Array.from({ length: TEAM_DECISION_BATCH_MAX + 1 }, () => '00000000-0000-4000-8000-000000000000') }, /ids/],
     ['an escape code in the reason', { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], reason: 'a\u001b[2J' }, /reason: the text contains a/],
     ['an acceptance without its cohort', { decision: 'accept', ids: ['00000000-0000-4000-8000-000000000000'] }, /^Bad decision: cohort: required to accept$/],
+    [`a reason of TEXT_LIMITS.long + 1 characters`, { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], reason: 'x'.repeat(TEXT_LIMITS.long + 1) }, /^Bad decision: reason: at most 5000 characters$/],
   ])('refuses a body out of shape with 400: %s', async (_what, body, message) => {
     const answer = await client.call('POST', '/decisions', { body });
     expect(answer.status).toBe(400);
@@ -84,6 +99,18 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
   it("takes a cohort's start from the year 0001: ISO 8601's year 0000 is no date PostgreSQL keeps (400, not 500)", async () => {
     expect((await client.call('POST', '/cohorts', { body: { name: 'Old', startsOn: '0000-12-31' } })).status).toBe(400);
     expect((await client.call('POST', '/cohorts', { body: { name: 'Old', startsOn: '0001-01-01' } })).status).toBe(201);
+  });
+
+  it("takes a cohort's name of TEXT_LIMITS.short characters, which the queue's cohort filter can name, and refuses one more (400)", async () => {
+    const longest = 'C'.repeat(TEXT_LIMITS.short);
+    const over = await client.call('POST', '/cohorts', { body: { name: `${longest}C`, startsOn: '2027-01-01' } });
+    expect(over.status).toBe(400);
+    expect(over.json).toEqual({ error: `Bad cohort: name: at most ${TEXT_LIMITS.short} characters` });
+    expect((await client.call('POST', '/cohorts', { body: { name: longest, startsOn: '2027-01-01' } })).status).toBe(201);
+    const id = await invite();
+    expect((await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [id], cohort: longest } })).status).toBe(200);
+    const queue = await client.call('GET', `/requests?cohort=${longest}`);
+    expect((queue.json as { requests: Array<{ id: string }> }).requests.map((request) => request.id)).toEqual([id]);
   });
 
   it('refuses every decision without a session (401) and from a foreign origin (403)', async () => {

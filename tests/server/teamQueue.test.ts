@@ -63,7 +63,9 @@ describe.each(testEngines())('the team queue on $name', (engine) => {
     const searched = await page('?kind=invite&q=a');
     expect(searched.counts).toEqual({ received: 1, declined: 1, spam: 1, waitlisted: 1, accepted: 1 });
 
-    for (const bad of ['?limit=0', `?limit=${TEAM_QUEUE_PAGE_MAX + 1}`, '?state=lost', '?kind=other', '?after=bm90LWEtY3Vyc29y', `?q=${'x'.repeat(201)}`, '?q=a%00', '?q=%1B%5B2J', '?cohort=a%00b', '?q=%E2%80%AE']) {
+    // limit: digits only (Number() would read 1e2 as 100, 0x10 as 16), 1 to TEAM_QUEUE_PAGE_MAX
+    expect((await client.call('GET', `/requests?limit=${TEAM_QUEUE_PAGE_MAX}`)).status).toBe(200);
+    for (const bad of ['?limit=0', `?limit=${TEAM_QUEUE_PAGE_MAX + 1}`, '?limit=1e2', '?limit=0x10', '?limit=5.0', '?limit=%205', '?limit=', '?state=lost', '?kind=other', '?after=bm90LWEtY3Vyc29y', `?q=${'x'.repeat(201)}`, '?q=a%00', '?q=%1B%5B2J', '?cohort=a%00b', '?q=%E2%80%AE']) {
       const answer = await client.call('GET', `/requests${bad}`);
       expect(answer.status, bad).toBe(400);
       expect(answer.json).toHaveProperty('error');
@@ -120,6 +122,10 @@ describe.each(testEngines())('the team queue on $name', (engine) => {
     expect(detail.timeline[0]).toMatchObject({ event: 'received', how: 'web form' });
     expect(detail.sameMailbox).toEqual([{ id: first, kind: 'invite', receivedAt: expect.any(String), state: 'received' }]);
 
+    // an id in capitals is the same id (RFC 9562 §4)
+    const upper = await client.call('GET', `/requests/${second.toUpperCase()}`);
+    expect(upper.status).toBe(200);
+    expect((upper.json as { request: { id: string } }).request.id).toBe(second);
     expect((await client.call('GET', '/requests/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await client.call('GET', '/requests/not-a-uuid')).status).toBe(404);
   });

@@ -1,15 +1,33 @@
 import { z } from 'zod';
+import { TEXT_LIMITS } from '#shared/submission';
 import { textProblem } from '#shared/text';
 import { recordReasonProblem } from '../../db/privacySteps.ts';
 
-/** A one-line text the team writes into a record or a mail: the text rule of shared/text.ts, as for visitors and the command line. */
-export const teamText = z
-  .string()
-  .superRefine((value, ctx) => {
-    const problemText = textProblem(value, { required: true });
-    if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
-  })
-  .transform((value) => value.normalize('NFC'));
+/** A one-line text of at most `max` characters (UTF-16 units): the text rule of shared/text.ts, as for visitors and the command line. */
+const oneLine = (max: number) =>
+  z
+    .string()
+    .max(max, `at most ${max} characters`)
+    .superRefine((value, ctx) => {
+      const problemText = textProblem(value, { required: true });
+      if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
+    })
+    .transform((value) => value.normalize('NFC'));
+
+/** A one-line text the team writes into a record or a mail (a reason, a note): at most `TEXT_LIMITS.long` characters. */
+export const teamText = oneLine(TEXT_LIMITS.long);
+
+/**
+ * A name the team gives (a cohort's): at most `TEXT_LIMITS.short` characters, as a visitor's name, so the
+ * queue's `cohort` filter (`TEAM_QUEUE_SEARCH_MAX_LENGTH`) can name every cohort.
+ */
+export const teamName = oneLine(TEXT_LIMITS.short);
+
+/**
+ * A request's id: a UUID in any case, as lower case (RFC 9562 §4: case-insensitive on input, lower case
+ * on output), so an id compares equal to the stored one however it was typed.
+ */
+export const requestId = z.uuid().transform((id) => id.toLowerCase());
 
 /**
  * A reason kept in the record of 11 CCR §7101, which outlives the request's erasure: a {@link teamText}

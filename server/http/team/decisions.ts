@@ -7,13 +7,13 @@ import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_DECISION_BATCH_MAX, TEAM_AUTH_BODY_MAX_BYTES } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { memberName as by, requireCohortToAccept, shapeProblem, teamText } from './bodies.ts';
+import { memberName as by, requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 const decisionBody = z.object({
   decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
-  ids: z.array(z.uuid()).min(1).max(TEAM_DECISION_BATCH_MAX),
-  cohort: teamText.optional(),
+  ids: z.array(requestId).min(1).max(TEAM_DECISION_BATCH_MAX),
+  cohort: teamName.optional(),
   reason: teamText.optional(),
   note: teamText.optional(),
 }).superRefine(requireCohortToAccept);
@@ -21,7 +21,7 @@ const decisionBody = z.object({
 const noteBody = z.object({ requestId: z.string(), text: teamText });
 
 const cohortBody = z.object({
-  name: teamText,
+  name: teamName,
   startsOn: calendarDate,
   capacity: z.number().int().min(1).max(999_999).nullable().optional(),
 });
@@ -68,8 +68,9 @@ export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: Te
     .post('/notes', ...body, async (c) => {
       const parsed = noteBody.safeParse(c.var.body);
       if (!parsed.success) return problem(c, 400, `Bad note: ${shapeProblem(parsed.error)}`);
-      const id = parsed.data.requestId;
-      if (!z.uuid().safeParse(id).success) return problem(c, 404, 'No such request');
+      const known = requestId.safeParse(parsed.data.requestId);
+      if (!known.success) return problem(c, 404, 'No such request');
+      const id = known.data;
       const member = c.var.member;
       const at = team.now();
       const added = await inTeamTransaction(db, 'write', async (tx) => {

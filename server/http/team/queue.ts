@@ -10,6 +10,7 @@ import { timelineOf } from '../../db/timeline.ts';
 import { TEAM_QUEUE_PAGE_MAX, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../limits.ts';
 import { problem } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
+import { requestId } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 /** The client metadata of spec §3, shown apart from what the requester typed. */
@@ -18,9 +19,8 @@ const METADATA_KEYS: ReadonlyArray<keyof ClientMetadata> = ['submittedAt', 'clie
 /** The `state` filter: an invite's review state, a request `open` or `done`, or an open privacy request `overdue`. */
 export const QUEUE_STATES = [...REVIEW_STATES, 'open', 'done', 'overdue'] as const;
 
-const UUID = z.uuid();
 /** A cursor's content: PostgreSQL's text of a `timestamptz` and a UUID. */
-const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/), UUID]);
+const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/), z.uuid()]);
 
 /** The queue's filters as a query string carries them: `GET /requests` and `GET /requests.csv` (./export.ts). */
 /**
@@ -59,7 +59,8 @@ export const queryProblem = (error: z.ZodError): string => `Bad query: ${error.i
 
 const queueQuery = queueFilterQuery.extend({
   after: z.string().max(400).optional(),
-  limit: z.coerce.number().int().min(1).max(TEAM_QUEUE_PAGE_MAX).default(TEAM_QUEUE_PAGE_MAX),
+  // digits only: Number() would also take `1e2`, `0x10`, ` 5` and `5.0`
+  limit: z.string().regex(/^\d{1,6}$/).transform(Number).pipe(z.number().int().min(1).max(TEAM_QUEUE_PAGE_MAX)).default(TEAM_QUEUE_PAGE_MAX),
 });
 
 /** A page's `next`: opaque to the client (base64url of JSON), exact to the microsecond. */
@@ -93,7 +94,7 @@ function decodeCursor(text: string): QueueCursor | undefined {
  *   400 `{ error }` for a parameter out of its shape or a cursor not made here.
  * - `GET /requests/:id` → 200 `{ request: RequestSummary, fields: { …as submitted }, metadata: ClientMetadata,
  *   timeline: TimelineEntry[] (server/db/timeline.ts), sameMailbox: [{ id, kind, receivedAt, state }] }`;
- *   404 for an id unknown or not a UUID.
+ *   404 for an id unknown or not a UUID (in either case).
  */
 export function queueRoutes(options: AppOptions, team: TeamContext): Hono<TeamEnv> {
   const db = options.database.db;
@@ -128,8 +129,8 @@ export function queueRoutes(options: AppOptions, team: TeamContext): Hono<TeamEn
       );
     })
     .get('/:id', async (c) => {
-      const id = c.req.param('id');
-      const entry = UUID.safeParse(id).success ? await findQueueEntry(db, id) : undefined;
+      const id = requestId.safeParse(c.req.param('id'));
+      const entry = id.success ? await findQueueEntry(db, id.data) : undefined;
       if (!entry) return problem(c, 404, 'No such request');
       const row = entry.submissions;
       const data = row.body.data as unknown as Record<string, unknown>;

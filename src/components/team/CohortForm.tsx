@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import { TEXT_LIMITS } from '#shared/submission';
 import type { CohortFieldErrors, NewCohort } from '#machines/teamCohortsMachine';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
@@ -53,7 +54,7 @@ export function CohortForm({ adding, errors, created, onAdd }: CohortFormProps) 
     >
       <h2 id={`${id}-title`}>Create a cohort</h2>
       <CohortField id={`${id}-name`} label="Name" error={errors.name}>
-        {(props) => <input {...props} className={fields.input} name="name" maxLength={200} required value={name} onChange={(event) => setName(event.target.value)} />}
+        {(props) => <input {...props} className={fields.input} name="name" maxLength={TEXT_LIMITS.short} required value={name} onChange={(event) => setName(event.target.value)} />}
       </CohortField>
       <CohortField id={`${id}-starts`} label="Start date" error={errors.startsOn}>
         {(props) => <input {...props} className={fields.input} type="date" name="startsOn" required value={startsOn} onChange={(event) => setStartsOn(event.target.value)} />}

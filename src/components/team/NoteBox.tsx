@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { TEXT_LIMITS } from '#shared/submission';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
 import { Field } from './Field';
@@ -35,7 +36,7 @@ export function NoteBox({ saving, error, added, onAdd }: NoteBoxProps) {
         }}
       >
         <Field htmlFor={`${id}-text`} label="Note (kept in the timeline, never mailed)">
-          <textarea id={`${id}-text`} name="text" className={fields.textarea} rows={3} maxLength={5000} required value={text} onChange={(event) => setText(event.target.value)} />
+          <textarea id={`${id}-text`} name="text" className={fields.textarea} rows={3} maxLength={TEXT_LIMITS.long} required value={text} onChange={(event) => setText(event.target.value)} />
         </Field>
         {error && (
           <p role="alert" className={fields.alertTitle}>

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useId, useState } from 'react';
+import { TEXT_LIMITS } from '#shared/submission';
 import type { DecisionDraft, DecisionTarget } from '#machines/teamDecisions';
 import type { PrivacyOutcome } from '#shared/team';
 import { button } from '@/styles/button.css';
@@ -64,7 +65,7 @@ export function PrivacySteps({ actor, target }: { actor: DecisionActor; target: 
             aria-describedby={`${id}-basis-hint`}
             className={fields.textarea}
             rows={2}
-            maxLength={5000}
+            maxLength={TEXT_LIMITS.long}
             value={basis}
             onChange={(event) => setBasis(event.target.value)}
           />

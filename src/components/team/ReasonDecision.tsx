@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { TEXT_LIMITS } from '#shared/submission';
 import * as fields from '@/components/FormFields.css';
 import * as styles from './Decision.css';
 import { Field } from './Field';
@@ -14,7 +15,7 @@ export function ReasonDecision(props: { legend: string; id: string; label: strin
     <fieldset className={styles.group}>
       <legend className={styles.legend}>{props.legend}</legend>
       <Field htmlFor={props.id} label={props.label}>
-        <textarea id={props.id} className={fields.textarea} rows={2} maxLength={5000} value={props.reason} onChange={(event) => props.onReason(event.target.value)} />
+        <textarea id={props.id} className={fields.textarea} rows={2} maxLength={TEXT_LIMITS.long} value={props.reason} onChange={(event) => props.onReason(event.target.value)} />
       </Field>
       <div className={styles.buttons}>{props.children}</div>
     </fieldset>
