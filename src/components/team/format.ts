@@ -1,13 +1,21 @@
 // Dates and words of the console, in the member's locale (the browser's): the team reads them, no visitor.
 
+// Each formatter made once, on first use, as src/utils/format.ts does: making one costs ICU a look-up of
+// the locale's patterns, and a queue of 100 rows asks for a day per row on every render.
+let day: Intl.DateTimeFormat | undefined;
+let moment: Intl.DateTimeFormat | undefined;
+
 /** A day, e.g. `Nov 26, 2026` in en-US; `''` for no date. */
 export function dayOf(iso: string | undefined): string {
-  return iso ? new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso)) : '';
+  if (!iso) return '';
+  day ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+  return day.format(new Date(iso));
 }
 
 /** A moment, e.g. `Nov 26, 2026, 9:30 AM` in en-US. */
 export function momentOf(iso: string): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  moment ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return moment.format(new Date(iso));
 }
 
 /** `1 request`, `3 requests`. */
