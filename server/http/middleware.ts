@@ -111,7 +111,8 @@ export interface ApiMiddleware {
   /**
    * The one JSON-body reader: 413 `{ error: 'Body is larger than <maxBytes> bytes' }` over `maxBytes`;
    * 400 when the body was not received whole (the client went away, or Node cut a body trickled past
-   * `REQUEST_TIMEOUT_MS`: logged at info as `<what> body not received whole`) or is not JSON; else
+   * `REQUEST_TIMEOUT_MS`: logged at info as `<what> body not received whole`, through the refusal log,
+   * once per kind and interval) or is not JSON; else
    * sets `c.var.body`. With a `Content-Length` (what browsers send) the header decides, Node having
    * made it the body's exact length; a chunked body goes through hono/body-limit, which counts it as
    * it streams. (hono/body-limit reads `c.req.raw.body`, which makes the Node adapter build a whole Web
@@ -185,7 +186,7 @@ export function apiMiddleware(options: AppOptions): ApiMiddleware {
         }
         text = await c.req.text();
       } catch (error) {
-        logger.info({ err: error }, `${what} body not received whole`);
+        refusals.refused({ status: 400, path: c.req.path, err: error }, `${what} body not received whole`);
         return problem(c, 400, 'Body was not received whole');
       }
       try {
