@@ -13,6 +13,7 @@ const PAGE_CACHE = 'no-cache';
 const TEAM_PAGE = '/team.html';
 /** The compressed copies scripts/build.mjs writes beside a file, which serveStatic sends to a client that accepts them. */
 const COMPRESSED_SIBLINGS = ['.br', '.gz'];
+const COMPRESSED_COPY = /\.(br|gz)$/;
 /** The console's paths: `/team`, and every path under it without a file extension. */
 const TEAM_PATHS = ['/team', '/team/*'];
 
@@ -23,7 +24,8 @@ const TEAM_PATHS = ['/team', '/team/*'];
  *   the `Host` header never writes an address a (cached) redirect sends visitors to;
  * - `/team` and every extension-less path under `/team/` → `team.html` with status 200 (the team console
  *   routes in the browser), with `X-Robots-Tag: noindex` besides the page's headers;
- * - any other path → `404.html` with status 404, including a missing `/assets/…` file;
+ * - any other path → `404.html` with status 404, including a missing `/assets/…` file and a `.br`/`.gz`
+ *   copy asked for by its own name;
  * - `Cache-Control`: immutable for a file found under `/assets/`, `no-cache` for pages, other files and
  *   the not-found page;
  * - the security headers (server/http/securityHeaders.ts) on every HTML response;
@@ -54,7 +56,7 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
   const setPageHeaders = (c: Context, file: string, found = true) => {
     c.header('Cache-Control', found && c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
     // a compressed copy sent has it already (serveStatic); the plain copy of a file that has them needs it too
-    if (found && !/\.(br|gz)$/.test(file) && hasCompressedSiblings(file)) c.header('Vary', 'Accept-Encoding', { append: true });
+    if (found && !COMPRESSED_COPY.test(file) && hasCompressedSiblings(file)) c.header('Vary', 'Accept-Encoding', { append: true });
     c.header('X-Content-Type-Options', 'nosniff');
     if (/\.html(\.br|\.gz)?$/.test(file)) {
       // the console's page signs in with a passkey, and no search engine keeps it, whichever address it was reached by
@@ -87,7 +89,9 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
   });
   site.on(['GET', 'HEAD'], TEAM_PATHS, async (c, next) => (extname(c.req.path) === '' ? teamPage(c, next) : next()));
   site.on(['GET', 'HEAD'], '*', async (c, next) => {
-    if (hidden.has(c.req.path)) return next();
+    // a host's configuration, and a compressed copy requested by its own name (an encoding of a file, sent
+    // only in its place): the not-found page
+    if (hidden.has(c.req.path) || COMPRESSED_COPY.test(c.req.path)) return next();
     return files(c, next);
   });
   site.all('*', async (c) => {

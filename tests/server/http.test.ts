@@ -399,7 +399,7 @@ describe('the site, served as a static host would', () => {
     expect(missing.headers.get('cache-control')).toBe('no-cache');
   });
 
-  it('says Vary: Accept-Encoding on every answer of a file the build also compressed, whichever copy it sends, and on no other', async () => {
+  it('says Vary: Accept-Encoding on every answer of a file the build also compressed, whichever copy it sends, and on no other; the copies have no address of their own', async () => {
     const code = 'console.log("packed")';
     await writeFile(join(distDir, 'assets', 'packed-Zz9.js'), code);
     await writeFile(join(distDir, 'assets', 'packed-Zz9.js.br'), brotliCompressSync(code));
@@ -421,6 +421,11 @@ describe('the site, served as a static host would', () => {
     expect(await as('/assets/packed-Zz9.js', null)).toEqual({ status: 200, vary: 'Accept-Encoding' });
     // a file the build did not compress does not vary
     expect(await as('/assets/index-AbC123.js', 'br, gzip')).toEqual({ status: 200 });
+    // a compressed copy is an encoding of its file, never an address of its own: 404, as any path nothing answers
+    for (const path of ['/assets/packed-Zz9.js.br', '/assets/packed-Zz9.js.gz']) {
+      expect((await as(path, 'br, gzip')).status, path).toBe(404);
+      expect((await get(server, path)).headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+    }
   });
 
   it('answers a malformed URL with 400 (JSON under /api/) and stays up (was an uncaught URIError)', async () => {
