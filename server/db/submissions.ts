@@ -99,9 +99,9 @@ function acceptStatement(db: Db) {
  *    With it, a privacy request's record of 11 CCR §7101 (`privacy_records`), and its outbox rows: the
  *    webhook's, the team's mail, and the requester's mail within {@link MAIL_LIMITS} per mailbox
  *    ({@link mailboxOf}): an invite acknowledgment past the limit is left out; a privacy confirmation
- *    never is (11 CCR §7021(a)): it joins the mailbox's confirmation not yet claimed by a sender (one
- *    listing fewer than `requestsPerConfirmation`), or, past the limit, waits for the next slot, when the
- *    oldest mail counted leaves the window.
+ *    never is (11 CCR §7021(a)): it joins the mailbox's confirmation not yet claimed by a sender, or,
+ *    past the limit, waits for the next slot, when the oldest mail counted leaves the window; when every
+ *    waiting one lists `requestsPerConfirmation` requests, it is one more mail at the earliest one's slot.
  * @returns one outcome per input, in the inputs' order; in the place of a submission whose outcome
  *   could not be read after the commit (a look-up failed), its Error: its row may be stored, so it must
  *   not be written again

@@ -23,7 +23,7 @@ import { eraseSubject, purgeExpired, subjectExport } from '../../server/db/reten
 import { mailboxOf, sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
-import { acceptSubmission, type AcceptSettings } from '../../server/db/submissions.ts';
+import { acceptSubmission, acceptSubmissions, type AcceptSettings } from '../../server/db/submissions.ts';
 import { freePort, smtpServer, until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -483,17 +483,49 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     expect(row!.covers).toHaveLength(MAIL_LIMITS.privacyPerWindow + 2);
   });
 
-  it(`lists at most MAIL_LIMITS.requestsPerConfirmation (${MAIL_LIMITS.requestsPerConfirmation}) requests in one waiting confirmation: the next gets a mail of its own`, async () => {
+  /** `n` privacy requests to `email` in one statement (one transaction), each from its own address. */
+  let clients = 0;
+  const storeMany = async (n: number, email: string) => {
+    const inputs = Array.from({ length: n }, () => {
+      const i = (clients += 1);
+      return { body: privacyTo(email), idempotencyKey: null, clientIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` };
+    });
+    const outcomes = await acceptSubmissions(database.db, inputs, { limitPerWindow: 1, windowMs: 60_000, mail: { requester: true, team: false } });
+    return outcomes.map((outcome) => (outcome instanceof Error || outcome.status !== 'stored' ? expect.fail(String(outcome)) : outcome.id));
+  };
+  const confirmations = () =>
+    database.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`).orderBy(deliveries.createdAt, deliveries.id);
+  /** every request listed once: each delivery's own request, or the requests it covers */
+  const listed = (rows: Array<{ submissionId: string | null; covers: string[] | null }>) => rows.flatMap((row) => row.covers ?? [row.submissionId!]).sort();
+
+  it(`lists at most MAIL_LIMITS.requestsPerConfirmation (${MAIL_LIMITS.requestsPerConfirmation}) requests in one waiting confirmation: the next is one more mail at its time, not counted in the limit`, async () => {
     database = await engine.open();
-    const waiting = () => database.db.select().from(deliveries).where(sql`${deliveries.message} = 'privacy-confirmation'`).orderBy(deliveries.createdAt);
-    for (let i = 0; i < MAIL_LIMITS.requestsPerConfirmation; i += 1) await store(privacyRequestBody());
-    const [full, ...none] = await waiting();
+    const full = await storeMany(MAIL_LIMITS.requestsPerConfirmation, 'grace@example.com');
+    const [first, ...none] = await confirmations();
     expect(none).toEqual([]);
-    expect(full!.covers).toHaveLength(MAIL_LIMITS.requestsPerConfirmation);
-    const next = await store(privacyRequestBody());
-    const [first, second, ...more] = await waiting();
+    expect(first!.covers).toEqual(full);
+    const [next] = await storeMany(1, 'grace@example.com');
+    const [same, overflow, ...more] = await confirmations();
     expect(more).toEqual([]);
-    expect(first!.covers).toEqual(full!.covers);
-    expect(second).toMatchObject({ submissionId: next, covers: null });
+    expect(same!.covers).toEqual(full);
+    expect(overflow).toMatchObject({ submissionId: next, covers: null, nextAttemptAt: first!.nextAttemptAt });
+    expect(await database.db.select().from(mailQuota)).toHaveLength(1);
+  });
+
+  it(`confirms every request of a flood to one mailbox whose limit is spent within one window: ${MAIL_LIMITS.requestsPerConfirmation} to a mail, all at the one slot`, async () => {
+    database = await engine.open();
+    // the mailbox's confirmations of this window are spent (sent just now)
+    for (let i = 0; i < MAIL_LIMITS.privacyPerWindow; i += 1) {
+      await database.db.insert(mailQuota).values({ emailSha256: sha256Hex(mailboxOf('grace@example.com')), message: 'privacy-confirmation' });
+    }
+    const [oldest] = await database.db.select().from(mailQuota).orderBy(mailQuota.sentAt).limit(1);
+    const flood = await storeMany(2 * MAIL_LIMITS.requestsPerConfirmation + 1, 'grace@example.com');
+    const rows = await confirmations();
+    // written in one transaction: one created_at, so compared in any order
+    expect(rows.map((row) => (row.covers ?? [row.submissionId]).length).sort((a, b) => b - a)).toEqual([MAIL_LIMITS.requestsPerConfirmation, MAIL_LIMITS.requestsPerConfirmation, 1]);
+    expect(listed(rows)).toEqual([...flood].sort());
+    // each waits for the slot when the oldest mail counted leaves the window, and no later
+    for (const row of rows) expect(row.nextAttemptAt.getTime()).toBe(oldest!.sentAt.getTime() + MAIL_LIMITS.windowMs);
+    expect(await database.db.select().from(mailQuota)).toHaveLength(MAIL_LIMITS.privacyPerWindow + 1);
   });
 });

@@ -21,24 +21,28 @@
 --      instances and within one batch: an invite request's acknowledgment, at most p_ack_limit per
 --      mailbox in p_mail_window_s (more requests are stored, not acknowledged again); a privacy request's
 --      confirmation of receipt (11 CCR §7021(a)), never left out: a request to a mailbox whose
---      confirmation is still waiting (not yet taken by a sender) and lists fewer than p_cover_limit
---      requests joins it (`covers`: one mail lists them all, each with its verification link); past
---      p_confirm_limit, its confirmation waits for the next slot, when the oldest mail counted leaves the
---      window. So no stranger can use up a requester's confirmations, a mailbox gets no more than the
---      limit in any window, and no mail grows too large to deliver.
+--      confirmation is still waiting (not yet taken by a sender) joins it (`covers`: one mail lists them
+--      all, each with its verification link); past p_confirm_limit, its confirmation waits for the next
+--      slot, when the oldest mail counted leaves the window. So no stranger can use up a requester's
+--      confirmations, and a mailbox gets no more than the limit in any window, each request's
+--      confirmation at most one window late. A waiting confirmation lists at most p_cover_limit requests:
+--      when every one waiting is full, the request's confirmation is one more mail sent with the earliest
+--      of them (its slot; not counted in the limit: the overflow of a mail counted), so no mail grows too
+--      large to deliver and a flood of requests delays no confirmation past its window.
 --    queued is true when the row wrote a delivery of its own: only then has the sender something new to
 --    send (a request past its mailbox's limit, or one that joined a waiting confirmation, wrote none).
 --
 -- Applied again by the migrator whenever this file changes (server/db/database.ts). `create or replace`
 -- keeps the argument and result types; to change them, first `DROP FUNCTION accept_submission(<old
 -- argument types>);` in this file (the file runs in one transaction), as below for the signature before
--- p_cover_limit.
+-- p_cover_limit. A new argument has a default, so a server still running the code before it (a rolling
+-- deploy) calls the new function: p_cover_limit null lists every request in one mail, as that code did.
 DROP FUNCTION IF EXISTS accept_submission(text, text, int, int, text, text, text, jsonb, int, boolean, boolean, boolean, int, int, int, text[]);
 CREATE OR REPLACE FUNCTION accept_submission(
   p_key text, p_client text, p_window_s int, p_limit int,
   p_kind text, p_sha text, p_email text, p_body jsonb, p_due_days int, p_announce boolean,
   p_mail boolean, p_team_mail boolean, p_mail_window_s int, p_ack_limit int, p_confirm_limit int,
-  p_types text[], p_cover_limit int
+  p_types text[], p_cover_limit int DEFAULT NULL
 ) RETURNS TABLE (existing_id uuid, existing_sha text, recent int, retry_after int, new_id uuid, queued boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -49,6 +53,7 @@ DECLARE
   v_waiting uuid;
   v_slot timestamptz;
   v_mailbox text;
+  v_full_slot timestamptz;
 BEGIN
   queued := false;
   IF p_key IS NOT NULL THEN
@@ -93,13 +98,23 @@ BEGIN
       SELECT d.id INTO v_waiting FROM deliveries d
         WHERE d.mailbox_sha256 = v_key AND d.message = v_message AND d.delivered_at IS NULL AND d.failed_at IS NULL
           AND d.rendered IS NULL AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND coalesce(cardinality(d.covers), 1) < p_cover_limit
+          AND (p_cover_limit IS NULL OR coalesce(cardinality(d.covers), 1) < p_cover_limit)
         ORDER BY d.next_attempt_at
         LIMIT 1
         FOR UPDATE SKIP LOCKED;
+      IF v_waiting IS NULL AND p_cover_limit IS NOT NULL THEN
+        SELECT min(d.next_attempt_at) INTO v_full_slot FROM deliveries d
+          WHERE d.mailbox_sha256 = v_key AND d.message = v_message AND d.delivered_at IS NULL AND d.failed_at IS NULL
+            AND d.rendered IS NULL AND (d.locked_until IS NULL OR d.locked_until < now())
+            AND coalesce(cardinality(d.covers), 1) >= p_cover_limit;
+      END IF;
     END IF;
     IF v_waiting IS NOT NULL THEN
       UPDATE deliveries SET covers = coalesce(covers, ARRAY[submission_id]) || new_id WHERE id = v_waiting;
+    ELSIF v_full_slot IS NOT NULL THEN
+      INSERT INTO deliveries (submission_id, channel, message, mailbox_sha256, next_attempt_at)
+        VALUES (new_id, 'mail', v_message, v_key, v_full_slot);
+      queued := true;
     ELSIF (SELECT count(*) FROM mail_quota q
            WHERE q.email_sha256 = v_key AND q.message = v_message
              AND q.sent_at > now() - make_interval(secs => p_mail_window_s)) < v_limit THEN
