@@ -76,7 +76,7 @@ export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 
 /**
  * A refused request (a rate limit, an address with too much under way, a foreign Origin, no session, a body
- * not received whole) is logged at once the first time its message comes in each interval of this length,
+ * not received whole, a refused passkey) is logged at once the first time its message comes in each interval of this length,
  * in ms; the others are counted and logged as one line when the interval ends (server/logger.ts
  * `createRefusalLog`). So a flood writes two lines a minute per kind of refusal, not one per request: it
  * cannot fill the disk the database may share.

@@ -130,7 +130,7 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
         requireUserVerification: true,
       }).catch((error: unknown) => {
         if (isDatabaseUnavailable(error)) throw error; // 503 (server/http/middleware.ts answerError), not a refused passkey
-        logger.info({ status: 400, reason: reasonOf(error) }, 'team passkey refused');
+        refusals.refused({ status: 400, reason: reasonOf(error) }, 'team passkey refused');
         return undefined;
       });
       if (!verified?.verified) return problem(c, 400, 'The passkey could not be registered; start again from the link');
@@ -155,7 +155,7 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       const now = team.now();
       const failed = async (memberId: string | null, why: string) => {
         await audit(db, { at: now, memberId, action: 'sign-in failed', detail: why });
-        logger.info({ status: 401, reason: why }, 'team sign-in refused');
+        refusals.refused({ status: 401, reason: why }, 'team sign-in refused');
         return problem(c, 401, SIGN_IN_FAILED_ERROR);
       };
       const response = body.data.response as unknown as AuthenticationResponseJSON;
