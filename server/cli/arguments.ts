@@ -7,6 +7,11 @@ import { recordReasonProblem } from '../db/privacySteps.ts';
 /** A request id as `list` prints it: a UUID (anything else is no request, without asking the database). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A request id argument in lower case, as the database prints it (RFC 9562 §4: case-insensitive on input). */
+export function requestIdArgument(value: string): string {
+  return value.toLowerCase();
+}
+
 /** Exit with a code and a one-line message (1: not found, 2: bad arguments). */
 export class ExitError extends Error {
   constructor(
@@ -26,12 +31,13 @@ export function isoDate(value: string): string {
   return value;
 }
 
-/** A one-line text of at most `max` characters: the text rule of shared/text.ts, as for visitors and the console. */
+/** A one-line text of at most `max` characters as stored (NFC): the text rule of shared/text.ts, as for visitors and the console. */
 function oneLine(value: string, max: number): string {
-  if (value.length > max) throw new InvalidArgumentError(`the text is longer than ${max} characters.`);
-  const problem = textProblem(value, { required: true });
+  const text = value.normalize('NFC');
+  if (text.length > max) throw new InvalidArgumentError(`the text is longer than ${max} characters.`);
+  const problem = textProblem(text, { required: true });
   if (problem) throw new InvalidArgumentError(`the text ${problem}.`);
-  return value.normalize('NFC');
+  return text;
 }
 
 /** A one-line text the team writes into a record or a mail (a reason, a note): at most `TEXT_LIMITS.long` characters, as in the console. */
@@ -39,7 +45,10 @@ export function oneLineText(value: string): string {
   return oneLine(value, TEXT_LIMITS.long);
 }
 
-/** A name the team gives (a cohort's, a member's, `--by`): at most `TEXT_LIMITS.short` characters, as in the console. */
+/**
+ * A name the team gives (a new cohort's, a member's, `--by`): at most `TEXT_LIMITS.short` characters, as in
+ * the console. `--cohort` names an existing cohort as {@link oneLineText}: one made before the limit keeps its name.
+ */
 export function oneLineName(value: string): string {
   return oneLine(value, TEXT_LIMITS.short);
 }

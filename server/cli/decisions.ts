@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { InviteDecision } from '#machines/inviteReviewMachine';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../db/decisions.ts';
-import { ExitError, isoDate, oneLineName, oneLineText, UUID } from './arguments.ts';
+import { ExitError, isoDate, oneLineName, oneLineText, requestIdArgument, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 import { forTerminal, table } from './terminal.ts';
 
@@ -61,7 +61,7 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
     'accept',
     'accept',
     'accepts invite requests into a cohort and mails each applicant its name and start date; credentials follow from the API\'s onboarding (the signed invite.accepted event)',
-    (command) => command.requiredOption('--cohort <name>', 'the cohort (see cohort list)', oneLineName),
+    (command) => command.requiredOption('--cohort <name>', 'the cohort (see cohort list)', oneLineText),
   );
   decisionCommand('waitlist', 'waitlist', 'puts invite requests on the waitlist and mails each applicant that the team will reach out when ready to onboard (rolling basis)');
   decisionCommand('done', 'waitlist', 'the same as waitlist (kept for the habit: done now puts an invite request on the waitlist and mails the applicant)');
@@ -74,14 +74,14 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
     program
       .command('reopen')
       .description('takes a declined or spam invite request back to received')
-      .argument('<id>', 'the invite request id'),
+      .argument('<id>', 'the invite request id', requestIdArgument),
   ).action((id: string, options: { note?: string; by?: string }) => decide('reopen', [id], options));
 
   byOption(
     program
       .command('note')
       .description("adds the team's note to a request's timeline (show prints it), with who and when")
-      .argument('<id>', 'the request id')
+      .argument('<id>', 'the request id', requestIdArgument)
       .argument('<text>', 'the note', oneLineText),
   ).action(async (id: string, text: string, options: { by?: string }) => {
     const by = options.by ?? io.user;

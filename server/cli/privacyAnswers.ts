@@ -3,7 +3,7 @@ import { RETENTION } from '#shared/policy';
 import { PrivacyStepError, takePrivacyStep, type PrivacyStep } from '../db/privacySteps.ts';
 import { unfoundedResponse } from '../db/privacyCourse.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
-import { ExitError, oneLineName, recordReason } from './arguments.ts';
+import { ExitError, oneLineName, recordReason, requestIdArgument } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 
 /** A step refused as the command line ends on it: exit 2 for a bad argument, else 1. */
@@ -28,7 +28,7 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
   program
     .command('respond')
     .description('records the response to a privacy request (11 CCR §7101, §7022, §7024) and mails the requester its outcome')
-    .argument('<id>', 'the privacy request id')
+    .argument('<id>', 'the privacy request id', requestIdArgument)
     .addOption(new Option('--outcome <outcome>', 'what was done').choices(['complied', 'denied', 'partly']).makeOptionMandatory())
     .option('--reason <text>', 'the basis of a denial or a partial answer (required then), or a note to the requester; kept 24 months, so nothing that names the person', recordReason)
     .option('--attach-subject', "attach everything stored about the requester as JSON (the answer to Access/Know or Data Portability); refused for an unverified request")
@@ -44,7 +44,7 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
   program
     .command('verify')
     .description("records that the requester of a privacy request confirmed it is them (11 CCR §7060), e.g. by replying from the request's address")
-    .argument('<id>', 'the privacy request id')
+    .argument('<id>', 'the privacy request id', requestIdArgument)
     .action(async (id: string) => {
       const taken = await take(id, { type: 'verify' });
       io.out(taken.message ?? `request ${id} verified`);
@@ -53,7 +53,7 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
   program
     .command('extend')
     .description(`moves a privacy request's due date ${RETENTION.privacyResponseDays} days on, once, before it is due, and mails the requester the reason (11 CCR §7021(b))`)
-    .argument('<id>', 'the privacy request id')
+    .argument('<id>', 'the privacy request id', requestIdArgument)
     .requiredOption('--reason <text>', 'why more time is needed: the requester is told; kept 24 months, so nothing that names the person', recordReason)
     .action(async (id: string, options: { reason: string }) => {
       const { dueAt } = await take(id, { type: 'extend', reason: options.reason });

@@ -8,7 +8,7 @@ import type { ReviewState } from '../db/schema.ts';
 import { requestsCsv } from '../db/requestsCsv.ts';
 import { exportRequests, findRequest } from '../db/submissions.ts';
 import { timelineOf } from '../db/timeline.ts';
-import { ExitError, isoDate, kindOption, UUID } from './arguments.ts';
+import { ExitError, isoDate, kindOption, requestIdArgument, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 import { dueText, statusText, summary } from '../db/summary.ts';
 import { forTerminal, jsonForTerminal, table } from './terminal.ts';
@@ -52,7 +52,7 @@ export function addReadCommands(program: Command, { io, withDb }: CommandContext
   program
     .command('show')
     .description('everything stored for one request, metadata included, as JSON, with its timeline (received, each mail and its delivery, decisions, notes); a privacy request with its history (kept after erase)')
-    .argument('<id>', 'the request id (a UUID, as list prints it)')
+    .argument('<id>', 'the request id (a UUID, as list prints it)', requestIdArgument)
     .action(async (id: string) => {
       const found = await withDb('read', async (db) => {
         if (!UUID.test(id)) return undefined;

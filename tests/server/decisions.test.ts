@@ -119,6 +119,11 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(await run(['accept', id.toUpperCase(), id, '--cohort', name])).toBe(0);
     expect(io.out).toEqual([`request ${id} accepted by kim into ${name}; the mail goes out with the server's outbox`]);
     expect((await database.db.select().from(submissions).where(eq(submissions.id, id)))[0]!.reviewState).toBe('accepted');
+    expect(await run(['note', id.toUpperCase(), 'Called them'])).toBe(0);
+    expect(io.out).toEqual([`note added to request ${id} by kim`]);
+    // a name counted as stored (NFC): U+FB2C is three characters in NFC
+    expect(await run(['cohort', 'add', '\uFB2C'.repeat(67), '--starts', '2027-01-15'])).toBe(2);
+    expect(io.err).toEqual([expect.stringContaining(`the text is longer than ${TEXT_LIMITS.short} characters.`)]);
   });
 
   it('refuses a second cohort of the same name', async () => {

@@ -3,23 +3,31 @@ import { TEXT_LIMITS } from '#shared/submission';
 import { textProblem } from '#shared/text';
 import { recordReasonProblem } from '../../db/privacySteps.ts';
 
-/** A one-line text of at most `max` characters (UTF-16 units): the text rule of shared/text.ts, as for visitors and the command line. */
+/**
+ * A one-line text of at most `max` characters (UTF-16 units) as stored, NFC-normalised (which can lengthen
+ * it: U+FB2C is three characters in NFC): the text rule of shared/text.ts, as for visitors and the command line.
+ */
 const oneLine = (max: number) =>
   z
     .string()
-    .max(max, `at most ${max} characters`)
-    .superRefine((value, ctx) => {
-      const problemText = textProblem(value, { required: true });
-      if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
-    })
-    .transform((value) => value.normalize('NFC'));
+    .transform((value) => value.normalize('NFC'))
+    .pipe(
+      z
+        .string()
+        .max(max, `at most ${max} characters`)
+        .superRefine((value, ctx) => {
+          const problemText = textProblem(value, { required: true });
+          if (problemText) ctx.addIssue({ code: 'custom', message: `the text ${problemText}` });
+        }),
+    );
 
 /** A one-line text the team writes into a record or a mail (a reason, a note): at most `TEXT_LIMITS.long` characters. */
 export const teamText = oneLine(TEXT_LIMITS.long);
 
 /**
- * A name the team gives (a cohort's): at most `TEXT_LIMITS.short` characters, as a visitor's name, so the
- * queue's `cohort` filter (`TEAM_QUEUE_SEARCH_MAX_LENGTH`) can name every cohort.
+ * A name the team gives a new cohort: at most `TEXT_LIMITS.short` characters, as a visitor's name, so the
+ * queue's `cohort` filter (`TEAM_QUEUE_SEARCH_MAX_LENGTH`) can name it. A cohort is named in a decision
+ * with {@link teamText}: one made before this limit keeps its name.
  */
 export const teamName = oneLine(TEXT_LIMITS.short);
 

@@ -13,7 +13,7 @@ import type { TeamContext, TeamEnv } from './session.ts';
 const decisionBody = z.object({
   decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
   ids: z.array(requestId).min(1).max(TEAM_DECISION_BATCH_MAX),
-  cohort: teamName.optional(),
+  cohort: teamText.optional(),
   reason: teamText.optional(),
   note: teamText.optional(),
 }).superRefine(requireCohortToAccept);

@@ -8,7 +8,7 @@ import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_DECISION_BATCH_MAX } from '../../limits.
 import { previewMails } from '../../outbox/preview.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
+import { requestId, requireCohortToAccept, shapeProblem, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 const PRIVACY_STEPS = new Set(['verify', 'extend', 'respond']);
@@ -17,7 +17,7 @@ const previewBody = z
   .object({
     decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen', 'verify', 'extend', 'respond']),
     ids: z.array(requestId).min(1).max(TEAM_DECISION_BATCH_MAX),
-    cohort: teamName.optional(),
+    cohort: teamText.optional(),
     reason: teamText.optional(),
     outcome: z.enum(['complied', 'denied', 'partly']).optional(),
     attachSubject: z.boolean().optional(),

@@ -11,10 +11,12 @@ import type { AppOptions } from '../options.ts';
 import { memberName, recordText, shapeProblem } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
-const verifyBody = z.object({ id: z.string() });
-const extendBody = z.object({ id: z.string(), reason: recordText });
+/** A request's id as the database prints it (RFC 9562 §4); one that is no UUID is no request (404). */
+const id = z.string().transform((value) => value.toLowerCase());
+const verifyBody = z.object({ id });
+const extendBody = z.object({ id, reason: recordText });
 const respondBody = z.object({
-  id: z.string(),
+  id,
   outcome: z.enum(['complied', 'denied', 'partly']),
   reason: recordText.optional(),
   attachSubject: z.boolean().optional(),
