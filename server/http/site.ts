@@ -13,7 +13,8 @@ const PAGE_CACHE = 'no-cache';
 const TEAM_PAGE = '/team.html';
 /** The compressed copies scripts/build.mjs writes beside a file, which serveStatic sends to a client that accepts them. */
 const COMPRESSED_SIBLINGS = ['.br', '.gz'];
-const COMPRESSED_COPY = /\.(br|gz)$/;
+/** Whether a path names one of those copies. */
+const isCompressedCopy = (path: string): boolean => COMPRESSED_SIBLINGS.some((extension) => path.endsWith(extension));
 /** The console's paths: `/team`, and every path under it without a file extension. */
 const TEAM_PATHS = ['/team', '/team/*'];
 
@@ -56,7 +57,7 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
   const setPageHeaders = (c: Context, file: string, found = true) => {
     c.header('Cache-Control', found && c.req.path.startsWith('/assets/') ? ASSET_CACHE : PAGE_CACHE);
     // a compressed copy sent has it already (serveStatic); the plain copy of a file that has them needs it too
-    if (found && !COMPRESSED_COPY.test(file) && hasCompressedSiblings(file)) c.header('Vary', 'Accept-Encoding', { append: true });
+    if (found && !isCompressedCopy(file) && hasCompressedSiblings(file)) c.header('Vary', 'Accept-Encoding', { append: true });
     c.header('X-Content-Type-Options', 'nosniff');
     if (/\.html(\.br|\.gz)?$/.test(file)) {
       // the console's page signs in with a passkey, and no search engine keeps it, whichever address it was reached by
@@ -91,7 +92,7 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
   site.on(['GET', 'HEAD'], '*', async (c, next) => {
     // a host's configuration, and a compressed copy requested by its own name (an encoding of a file, sent
     // only in its place): the not-found page
-    if (hidden.has(c.req.path) || COMPRESSED_COPY.test(c.req.path)) return next();
+    if (hidden.has(c.req.path) || isCompressedCopy(c.req.path)) return next();
     return files(c, next);
   });
   site.all('*', async (c) => {
