@@ -118,7 +118,7 @@ export function renderBenchmarks(results, run) {
   const queue = results.queue;
   if (queue) {
     lines.push('', `## The team's queue: GET /api/team/requests, ${queue.rows.toLocaleString('en')} stored requests, PGlite`, '',
-      `One request at a time, signed in, after a warm-up; ${queue.privacyRows.toLocaleString('en')} of the requests are privacy requests. Each answer holds the page and the counts per state.`, '',
+      `One request at a time, signed in, after a warm-up; ${queue.privacyRows.toLocaleString('en')} of the requests are privacy requests. Each answer holds the page and the counts per state: the first page reads them from \`queue_counts\` (kept by triggers), a search from the requests it matches.`, '',
       ...table(
         ['request', 'p50 ms', 'p99 ms', 'samples', 'page size'],
         [['first page', queue.firstPage], ['text search (`q`, a surname fragment)', queue.search]].map(([what, r]) => [what, r.p50Ms, r.p99Ms, r.samples, queue.pageSize]),

@@ -154,7 +154,7 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
     const history = await query(opened, 'select created_at from drizzle.__drizzle_migrations');
     expect(history.map((row) => Number(row.created_at))).toEqual(readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((m) => m.folderMillis));
     const files = (await readdir(FUNCTIONS_FOLDER)).filter((name) => name.endsWith('.sql')).sort();
-    expect(files).toEqual(['accept_submission.sql', 'mailbox_of.sql', 'team_audit_append_only.sql']);
+    expect(files).toEqual(['accept_submission.sql', 'mailbox_of.sql', 'queue_counts.sql', 'team_audit_append_only.sql']);
     const hashes = await recorded(opened);
     for (const file of files) expect(hashes.get(file)?.sha256, file).toBe(await sha256Of(join(FUNCTIONS_FOLDER, file)));
     expect(hashes.size).toBe(files.length);
@@ -162,7 +162,7 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
       opened,
       `select proname from pg_proc where pronamespace = 'public'::regnamespace order by proname`,
     );
-    expect(functions.map((row) => row.proname)).toEqual(['accept_submission', 'mailbox_of', 'team_audit_append_only']);
+    expect(functions.map((row) => row.proname)).toEqual(['accept_submission', 'mailbox_of', 'queue_counts_follow', 'queue_state', 'team_audit_append_only']);
     const [mailbox] = await query(opened, `select mailbox_of('Ada.Lovelace+form@GoogleMail.com') as m`);
     expect(mailbox?.m).toBe('adalovelace@gmail.com');
   }, FRESH_DATABASE_TEST_TIMEOUT_MS);
