@@ -22,6 +22,7 @@ import { eventChannel } from './outbox/events.ts';
 import { commandNameOf, runRequests } from './cli/requests.ts';
 import { purgeExpired, requesterExport } from './db/retention.ts';
 import { analyzePglite, vacuumPglite } from './db/maintenance.ts';
+import { compactQueueCounts } from './db/queue.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './cli/teamChannel.ts';
 import { issueVerificationToken } from './db/verificationLinks.ts';
 
@@ -107,6 +108,7 @@ export async function startServer(
     throw error;
   }
   // The privacy policy's retention periods, kept without anyone remembering to: at start, then daily;
+  // then the queue's counts folded (server/db/queue.ts: a console not opened for days does not fold them);
   // then, on PGlite, which has no autovacuum, the vacuum PostgreSQL would run by itself (server/db/maintenance.ts).
   const purge = () =>
     purgeExpired(database.db, new Date())
@@ -114,6 +116,8 @@ export async function startServer(
         async ({ deliveryIds, ...gone }) => logger.info({ purged: { ...gone, mailFiles: await removeMailFiles(config.mail.emlDir, deliveryIds) } }, 'retention purge'),
         (err: unknown) => logger.error({ err }, 'retention purge failed'),
       )
+      .then(() => compactQueueCounts(database.db))
+      .catch((err: unknown) => logger.error({ err }, 'queue counts fold failed'))
       .then(() => vacuumPglite(database))
       .catch((err: unknown) => logger.error({ err }, 'vacuum failed'));
   void purge();

@@ -150,17 +150,18 @@ export const QUEUE_COUNTS_COMPACT_ROWS = 1_000;
  * their due date at `now` (counted in `open` too). Without a date, cohort or text filter, the counts per
  * state are read from `queue_counts`, which triggers keep (server/db/functions/queue_counts.sql), and
  * only the overdue ones from the requests; with one, from the requests alone.
- * Folds `queue_counts` once it holds more than {@link QUEUE_COUNTS_COMPACT_ROWS} rows.
+ * Folds `queue_counts` once it holds more than {@link QUEUE_COUNTS_COMPACT_ROWS} rows (of every kind);
+ * the server also folds it daily, after the retention purge (server/main.ts).
  * @returns a count per state present; a state with none is absent
  */
 export async function queueCounts(db: Db, filters: QueueFilters, now: Date): Promise<Record<string, number>> {
   if (filters.since !== undefined || filters.q || filters.cohort !== undefined) return queueCountsOfRows(db, filters, now);
   const [states, overdue] = await Promise.all([
+    // every kind's, so that the rows counted for the fold are all of them; the filter's kind is picked below
     db
-      .select({ state: queueCountsTable.state, n: sql<number>`sum(${queueCountsTable.n})::int`, rows: count() })
+      .select({ kind: queueCountsTable.kind, state: queueCountsTable.state, n: sql<number>`sum(${queueCountsTable.n})::int`, rows: count() })
       .from(queueCountsTable)
-      .where(filters.kind ? eq(queueCountsTable.kind, filters.kind) : undefined)
-      .groupBy(queueCountsTable.state),
+      .groupBy(queueCountsTable.kind, queueCountsTable.state),
     filters.kind === 'invite'
       ? []
       : // the open privacy requests past due: a range of the index `submissions_queue_counts` (kind, review_state, handled_at, due_at)
@@ -170,7 +171,7 @@ export async function queueCounts(db: Db, filters: QueueFilters, now: Date): Pro
           .where(and(eq(submissions.kind, 'privacy'), isNull(submissions.reviewState), isNull(submissions.handledAt), lt(submissions.dueAt, now))),
   ]);
   const counts: Record<string, number> = {};
-  for (const row of states) if (row.n !== 0) counts[row.state] = row.n;
+  for (const row of states) if (row.n !== 0 && (!filters.kind || row.kind === filters.kind)) counts[row.state] = (counts[row.state] ?? 0) + row.n;
   const late = overdue[0]?.n ?? 0;
   if (late > 0) counts.overdue = late;
   if (states.reduce((rows, row) => rows + row.rows, 0) > QUEUE_COUNTS_COMPACT_ROWS) await compactQueueCounts(db);

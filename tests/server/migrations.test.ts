@@ -214,6 +214,44 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
     expect(await openAndLook(database.location, functions, recorded)).toEqual(second);
   }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 
+  it("recounts the queue's counts from the requests when queue_counts.sql is applied again, a fold of another instance meanwhile", async () => {
+    const database = await fresh();
+    const functions = await functionsCopy();
+    const counts = `select kind, state, sum(n)::int as n from queue_counts group by 1, 2 order by 1, 2`;
+    await openAndLook(database.location, functions, async (opened) => {
+      await query(
+        opened,
+        `insert into submissions (kind, review_state, email, mailbox, client_key, body_sha256, body)
+         select 'invite', case when i % 3 = 0 then 'declined' else 'received' end, 'ada' || i || '@example.com', 'ada' || i || '@example.com', 'k', 's', '{}'
+         from generate_series(1, 30) i`,
+      );
+      // three more, one statement each: three rows to fold
+      for (const i of [31, 32, 33]) await query(opened, `insert into submissions (kind, review_state, email, mailbox, client_key, body_sha256, body) values ('invite', 'received', 'ada${i}@example.com', 'ada${i}@example.com', 'k', 's', '{}')`);
+      // a count gone wrong: the recount must not add to it
+      await query(opened, `insert into queue_counts (kind, state, n) values ('invite', 'spam', 7)`);
+    });
+    await appendFile(join(functions, 'queue_counts.sql'), `COMMENT ON FUNCTION queue_state(text, timestamptz) IS 'changed here';\n`);
+    // on PostgreSQL, another instance folds the counts while the file is applied again: the fold holds its rows
+    // until it commits, 1 s after its statement ran; the recount waits for it, and counts each request once
+    const folder = engine.name === 'PostgreSQL' ? postgres(String((database.location as { url: string }).url), { max: 1, onnotice: () => {} }) : undefined;
+    let folded = () => {};
+    const foldDone = new Promise<void>((resolve) => (folded = resolve));
+    const fold = folder?.begin(async (tx) => {
+      await tx.unsafe(`with gone as (delete from queue_counts returning kind, state, n)
+        insert into queue_counts (kind, state, n) select kind, state, sum(n)::int from gone group by 1, 2 having sum(n) <> 0`);
+      folded();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    });
+    if (fold) await foldDone;
+    const after = await openAndLook(database.location, functions, (opened) => query(opened, counts));
+    await fold;
+    await folder?.end();
+    expect(after).toEqual([
+      { kind: 'invite', state: 'declined', n: 10 },
+      { kind: 'invite', state: 'received', n: 23 },
+    ]);
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+
   it('refuses a database made by the migrations before the baseline with one line, and changes nothing in it', async () => {
     const database = await fresh();
     await database.migrateWith(await migrationsBeforeBaseline());

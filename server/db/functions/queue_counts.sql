@@ -12,8 +12,9 @@ $$;
 -- row per kind and state whose count a statement changed, with the signed change, and never updates a
 -- row: concurrent writers never wait on one counter row, nor deadlock on two. A count is the sum of its
 -- rows; server/db/queue.ts `compactQueueCounts` folds them. Statement-level triggers with transition
--- tables (PostgreSQL documentation, CREATE TRIGGER: one trigger per event, as transition tables require),
--- so a statement that stores many requests at once appends a few rows, not one per request.
+-- tables (PostgreSQL documentation, CREATE TRIGGER: one trigger per event, as transition tables require):
+-- accept_submission stores one request per statement, so one row each, but a purge, an erasure or a
+-- decision on many requests appends a row per kind and state, not one per request.
 CREATE OR REPLACE FUNCTION queue_counts_follow() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -31,7 +32,8 @@ BEGIN
         SELECT kind, queue_state(review_state, handled_at), 1 FROM new_rows
       ) AS change
       GROUP BY 1, 2 HAVING sum(n) <> 0;
-  ELSE -- TRUNCATE
+  ELSE -- TRUNCATE: a fold under way commits first (its folded rows are then in the snapshot, and deleted)
+    LOCK TABLE queue_counts IN EXCLUSIVE MODE;
     DELETE FROM queue_counts;
   END IF;
   RETURN NULL;
@@ -40,8 +42,11 @@ $$;
 
 -- Applied again by the migrator whenever this file changes (server/db/database.ts), in one transaction:
 -- the counts are recounted from the requests, whose writers wait meanwhile (reads go on), so that no
--- change is missed or counted twice between the recount and the triggers.
+-- change is missed or counted twice between the recount and the triggers; and so does a fold of
+-- another instance (its rows folded after this DELETE's snapshot would survive it). Locked in the
+-- writers' order: submissions, then queue_counts (which their triggers append to).
 LOCK TABLE submissions IN SHARE ROW EXCLUSIVE MODE;
+LOCK TABLE queue_counts IN EXCLUSIVE MODE;
 
 CREATE OR REPLACE TRIGGER queue_counts_insert AFTER INSERT ON submissions
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION queue_counts_follow();

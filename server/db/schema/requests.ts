@@ -78,9 +78,10 @@ export const submissions = pgTable(
      */
     index('submissions_mailbox_kind').on(table.mailbox, table.kind, table.receivedAt),
     /**
-     * the queue's counts per state (server/db/queue.ts `queueCounts`), a scan of every request on each page asked:
-     * read from this index alone (once vacuumed: server/db/maintenance.ts) rather than from the rows, whose body
-     * makes them 10 times wider; with `search_text`, so a text search counts from it too
+     * the queue's counts per state under a date, cohort or text filter (server/db/queue.ts `queueCounts`; without
+     * one they come from `queue_counts`), a scan of every request of the filter, and the overdue count: read from
+     * this index alone (once vacuumed: server/db/maintenance.ts) rather than from the rows, whose body makes them
+     * 10 times wider; with `search_text`, so a text search counts from it too
      */
     index('submissions_queue_counts').on(table.kind, table.reviewState, table.handledAt, table.dueAt, table.searchText),
     // the rate limit counts a client's submissions of the last window (server/db/submissions.ts)
