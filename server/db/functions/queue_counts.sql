@@ -1,3 +1,12 @@
+-- Applied again by the migrator whenever this file changes (server/db/database.ts), in one transaction:
+-- the counts are recounted from the requests, whose writers wait meanwhile (reads go on), so that no
+-- change is missed or counted twice between the recount and the triggers; and so does a fold of
+-- another instance (its rows folded after this DELETE's snapshot would survive it). Locked in the
+-- writers' order: submissions, then queue_counts (which their triggers append to); first of all, so that
+-- even under a default isolation of repeatable read the recount's snapshot is taken once both are held.
+LOCK TABLE submissions IN SHARE ROW EXCLUSIVE MODE;
+LOCK TABLE queue_counts IN EXCLUSIVE MODE;
+
 -- queue_state: where a request stands in the team's queue: an invite request's review state
 -- (machines/inviteReviewMachine.ts), a privacy request's `open` (not yet answered) or `done`. The one
 -- definition: server/db/queue.ts calls it. An SQL function of one expression, which PostgreSQL inlines
@@ -39,14 +48,6 @@ BEGIN
   RETURN NULL;
 END;
 $$;
-
--- Applied again by the migrator whenever this file changes (server/db/database.ts), in one transaction:
--- the counts are recounted from the requests, whose writers wait meanwhile (reads go on), so that no
--- change is missed or counted twice between the recount and the triggers; and so does a fold of
--- another instance (its rows folded after this DELETE's snapshot would survive it). Locked in the
--- writers' order: submissions, then queue_counts (which their triggers append to).
-LOCK TABLE submissions IN SHARE ROW EXCLUSIVE MODE;
-LOCK TABLE queue_counts IN EXCLUSIVE MODE;
 
 CREATE OR REPLACE TRIGGER queue_counts_insert AFTER INSERT ON submissions
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION queue_counts_follow();
