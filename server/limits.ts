@@ -216,6 +216,12 @@ export const TEAM_AUTH_BODY_MAX_BYTES = 16_384;
 /** Most requests one page of the console's queue (`GET /api/team/requests?limit=`) holds; also its default. */
 export const TEAM_QUEUE_PAGE_MAX = 100;
 
+/**
+ * How many rows `queue_counts` may hold, in rows, before a read of the queue's counts folds them into one
+ * per kind and state (server/db/queue.ts `compactQueueCounts`); summing 1,000 is under a millisecond on PGlite.
+ */
+export const QUEUE_COUNTS_COMPACT_ROWS = 1_000;
+
 /** Longest text search (`q`) of the console's queue, in characters. */
 export const TEAM_QUEUE_SEARCH_MAX_LENGTH = 200;
 

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, like, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { SubmissionKind } from '#shared/submission';
+import { QUEUE_COUNTS_COMPACT_ROWS } from '../limits.ts';
 import type { Db } from './database.ts';
 import { cohorts, privacyRecords, queueCounts as queueCountsTable, submissions, type ReviewState } from './schema.ts';
 
@@ -137,12 +138,6 @@ export async function queuePage(db: Db, filters: QueueFilters, page: { after?: Q
  * `done` (`queue_state`, server/db/functions/queue_counts.sql, the one definition).
  */
 export const QUEUE_STATE = sql<string>`queue_state(${submissions.reviewState}, ${submissions.handledAt})`;
-
-/**
- * How many rows `queue_counts` may hold before a read of the counts folds them into one per kind and
- * state ({@link compactQueueCounts}): summing 1,000 rows is a fraction of a millisecond on PGlite.
- */
-export const QUEUE_COUNTS_COMPACT_ROWS = 1_000;
 
 /**
  * How many requests of the filters (all but the state: the counts are what each state would show)
