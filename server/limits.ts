@@ -218,7 +218,8 @@ export const TEAM_QUEUE_PAGE_MAX = 100;
 
 /**
  * How many rows `queue_counts` may hold, in rows, before a read of the queue's counts folds them into one
- * per kind and state (server/db/queue.ts `compactQueueCounts`); summing 1,000 is under a millisecond on PGlite.
+ * per kind and state (server/db/queue.ts `compactQueueCounts`): on PGlite a read of 1,000 rows took 2.0 ms,
+ * of 10 rows 1.3 ms (p50 of 60).
  */
 export const QUEUE_COUNTS_COMPACT_ROWS = 1_000;
 
