@@ -159,11 +159,12 @@ export async function queueCounts(db: Db, filters: QueueFilters, now: Date): Pro
       .groupBy(queueCountsTable.kind, queueCountsTable.state),
     filters.kind === 'invite'
       ? []
-      : // the open privacy requests past due: a range of the index `submissions_queue_counts` (kind, review_state, handled_at, due_at)
+      : // the open privacy requests past due (a privacy request has no review state: named, so that they are a
+        // range of the index `submissions_queue_counts`, on kind, review_state, handled_at and due_at)
         db
           .select({ n: count() })
           .from(submissions)
-          .where(and(eq(submissions.kind, 'privacy'), isNull(submissions.reviewState), isNull(submissions.handledAt), lt(submissions.dueAt, now))),
+          .where(and(...queueWhere({ kind: 'privacy', overdueAt: now }, 'include'), isNull(submissions.reviewState))),
   ]);
   const counts: Record<string, number> = {};
   for (const row of states) if (row.n !== 0 && (!filters.kind || row.kind === filters.kind)) counts[row.state] = (counts[row.state] ?? 0) + row.n;

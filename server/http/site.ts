@@ -59,7 +59,7 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
     // a compressed copy sent has it already (serveStatic); the plain copy of a file that has them needs it too
     if (found && !isCompressedCopy(file) && hasCompressedSiblings(file)) c.header('Vary', 'Accept-Encoding', { append: true });
     c.header('X-Content-Type-Options', 'nosniff');
-    if (/\.html(\.br|\.gz)?$/.test(file)) {
+    if ((isCompressedCopy(file) ? file.slice(0, file.lastIndexOf('.')) : file).endsWith('.html')) {
       // the console's page signs in with a passkey, and no search engine keeps it, whichever address it was reached by
       const headers = /\/team\.html(\.br|\.gz)?$/.test(file) ? teamHeaders : htmlHeaders;
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
