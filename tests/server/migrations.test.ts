@@ -14,7 +14,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import {
   FUNCTIONS_FOLDER,
   FUNCTIONS_TABLE,
@@ -32,7 +32,10 @@ import { testEngines } from '../support/database.ts';
 
 type Row = Record<string, unknown>;
 
-/** A fresh, empty database of one engine (no template: these tests watch the migrator itself). */
+/**
+ * A fresh, empty database of one engine, no migration applied (these tests watch the migrator itself): on
+ * PGlite a copy of the global setup's new cluster (tests/support/globalSetup.ts), as initdb would make it.
+ */
 interface FreshDatabase {
   location: DatabaseLocation;
   /** the database's name in the refusal line */
@@ -59,6 +62,7 @@ async function tempDir(prefix: string): Promise<string> {
 
 async function freshPglite(): Promise<FreshDatabase> {
   const dir = join(await tempDir('sonde-migrations-'), 'pglite');
+  await cp(inject('pgliteEmptyDir'), dir, { recursive: true });
   let client: PGlite | undefined;
   const connect = async () => (client ??= await PGlite.create(dir));
   const fresh: FreshDatabase = {
@@ -136,8 +140,8 @@ async function recorded(database: Database): Promise<Map<string, { sha256: strin
 }
 
 /**
- * A test's time-out, in ms: these open fresh PGlite directories (initdb each, without the migrated
- * template of the other tests), up to four per test, which takes about 10 s on a loaded 2-core machine.
+ * A test's time-out, in ms: these migrate fresh databases (without the migrated template of the other
+ * tests) and open them up to four times, which took up to 21 s per test on a loaded 2-core machine.
  */
 const FRESH_DATABASE_TEST_TIMEOUT_MS = 60_000;
 
