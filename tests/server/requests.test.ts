@@ -18,7 +18,7 @@ import { type RequestSummary } from '../../server/cli/requests.ts';
 import { TEAM_SOCKET_FILE } from '../../server/cli/teamChannel.ts';
 import { teamCli } from '../support/cli.ts';
 import { acceptSubmission } from '../../server/db/submissions.ts';
-import { migratedPgliteDir, storeSubmission, testEngines } from '../support/database.ts';
+import { migratedPgliteDir, migratedPgliteTarball, storeSubmission, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
 import { PGLITE_NODE_FLAGS } from '../support/nodeFlags.ts';
 import { serversKilledAfterEach } from '../support/process.ts';
@@ -363,7 +363,8 @@ describe('the command line beside a running server on PGlite', () => {
     await mkdir(old);
     await chmod(old, 0o755); // as `mkdir` made it under the usual umask, before
     for (const dir of [fresh, old]) {
-      const database = await openDatabase({ pgliteDir: dir });
+      // the migrated copy, not an initdb: what this checks is the directory's mode
+      const database = await openDatabase({ pgliteDir: dir }, { pgliteTemplate: await migratedPgliteTarball() });
       await database.close();
       expect((statSync(dir).mode & 0o777).toString(8), dir).toBe('700');
     }

@@ -45,10 +45,16 @@ let pgliteTemplate: Promise<Blob> | undefined;
  * (tests/support/pglitePool.ts).
  */
 export function openPglite(): Promise<Database> {
-  return pooledPglite(async () => {
-    pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new TarballBlob(new Uint8Array(bytes)));
-    return openDatabase({ pgliteDir: 'memory://' }, { pgliteTemplate: await pgliteTemplate });
-  });
+  return pooledPglite(async () => openDatabase({ pgliteDir: 'memory://' }, { pgliteTemplate: await migratedPgliteTarball() }));
+}
+
+/**
+ * The global setup's migrated database as a PGlite `dumpDataDir()` tarball (tests/support/globalSetup.ts),
+ * read once per worker: `openDatabase`'s `pgliteTemplate`, for a test that opens a directory of its own.
+ */
+export function migratedPgliteTarball(): Promise<Blob> {
+  pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new TarballBlob(new Uint8Array(bytes)));
+  return pgliteTemplate;
 }
 
 /**
