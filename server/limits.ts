@@ -59,9 +59,11 @@ export const VERIFICATION_CALLS_PER_MINUTE = 30;
 
 /**
  * How long an API request waits for the database, in ms: storing a submission, looking up or confirming a
- * verification link. Past it the answer is 503 with `Retry-After: 1`, so a visitor is never left waiting
- * on a database that has stopped answering (the browser gives up at 10 s, `SUBMIT_TIMEOUT_MS`). The
- * statement may still commit later: its retry, with the same `Idempotency-Key`, is answered as a replay.
+ * verification link, and every call of the team's console (the whole call). Past it the answer is 503 with
+ * `Retry-After: 1`, so a visitor is never left waiting on a database that has stopped answering (the
+ * browser gives up at 10 s, `SUBMIT_TIMEOUT_MS`; the console at 30 s, `TEAM_CALL_TIMEOUT_MS`). The
+ * statement may still commit later: a submission's retry, with the same `Idempotency-Key`, is answered as
+ * a replay; a team decision's retry is refused (409) as made already.
  */
 export const DATABASE_ANSWER_TIMEOUT_MS = 5_000;
 

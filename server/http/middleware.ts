@@ -16,6 +16,7 @@ import type { Context, ErrorHandler, Handler, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
+import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DATABASE_ANSWER_TIMEOUT_MS, DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../limits.ts';
 import { clientKeyOf, peerAddressOf } from './clientAddress.ts';
@@ -76,7 +77,8 @@ export const onlyPost: Handler = (c) => {
 export const apiNotFound: Handler = (c) => c.json({ error: 'Not found' }, 404);
 
 /**
- * The error handler of the whole app: an error no route answered is logged (its type, code and
+ * The error handler of the whole app: an `HTTPException` is answered with its own response (hono/timeout's
+ * on the team's calls: server/http/team/index.ts); an error no route answered is logged (its type, code and
  * stack, never a request's content: server/logger.ts) and answered 500, as JSON under `/api/`. Under
  * `/api/`, a database that cannot be reached for now (server/db/unavailable.ts `isDatabaseUnavailable`:
  * a connection refused or lost, a server shutting down, a closed PGlite) is answered 503 with
@@ -85,6 +87,7 @@ export const apiNotFound: Handler = (c) => c.json({ error: 'Not found' }, 404);
  */
 export function answerError(logger: AppOptions['logger']): ErrorHandler {
   return (error, c) => {
+    if (error instanceof HTTPException) return error.getResponse();
     if (c.req.path.startsWith('/api/') && isDatabaseUnavailable(error)) {
       logger.warn({ err: error, method: c.req.method, status: 503 }, 'the database is not available');
       c.header('Retry-After', String(DATABASE_UNAVAILABLE_RETRY_AFTER_S));

@@ -2,20 +2,24 @@
 // The team's API when the database cannot be reached: 503 with Retry-After and `{ error }` from the app's
 // one error mapping (server/http/middleware.ts answerError, server/db/unavailable.ts), never 500, on the
 // session check, the queue and the sign-in ceremony; the server keeps running, and answers again once
-// the database is back.
+// the database is back. And when it does not answer: 503 at the database's time (DATABASE_ANSWER_TIMEOUT_MS).
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import postgres from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { DeadlineError } from '../../server/db/deadline.ts';
 import { isDatabaseUnavailable } from '../../server/db/unavailable.ts';
-import { DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../../server/limits.ts';
+import { submissions, timeline } from '../../server/db/schema.ts';
+import { DATABASE_ANSWER_TIMEOUT_MS, DATABASE_UNAVAILABLE_RETRY_AFTER_S } from '../../server/limits.ts';
 import { createLogger, type Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { freePort } from '../support/mailServer.ts';
-import { testEngines } from '../support/database.ts';
+import { freePort, until } from '../support/mailServer.ts';
+import { storeSubmission, testEngines } from '../support/database.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
+import { submissionBody } from '../support/submissionBody.ts';
 import { enrolledClient, type TeamAnswer } from '../support/teamClient.ts';
 import { cleanupAfterEach } from '../support/cleanup.ts';
 
@@ -110,6 +114,88 @@ describe.runIf(process.env.DATABASE_URL)('the team API while PostgreSQL is unrea
     await proxy.up();
     expect((await client.call('GET', '/requests')).status).toBe(200);
     expect((await client.call('POST', '/signin/options')).status).toBe(200);
+  }, 30_000);
+});
+
+// A database that does not answer: on PostgreSQL another session holds a lock the call needs; on PGlite (one
+// session, in this process) a transaction holds it, and every other statement waits for its end.
+describe.each(testEngines())('the team API while its database on $name does not answer', (engine) => {
+  it(`answers each call past the database's time (DATABASE_ANSWER_TIMEOUT_MS, ${DATABASE_ANSWER_TIMEOUT_MS} ms) with 503 and Retry-After: 1, and not a call within it; a decision that went on past it is made once, with the member's retry`, async () => {
+    const database = await engine.open();
+    cleanup.push(() => database.close());
+    const deadlineMs = 600;
+    const lines: string[] = [];
+    const capture = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
+    const server = await startTestServer(testConfig(distDir), createLogger('warn', capture), {
+      database,
+      timeouts: { requestMs: 10_000, headersMs: 10_000, databaseMs: deadlineMs },
+    });
+    cleanup.push(() => server.stop());
+    const client = await enrolledClient(server, database.db);
+    const email = 'held@example.com';
+    const id = await storeSubmission(database.db, submissionBody({ workEmail: email }));
+    const location = engine.location();
+    const other = 'url' in location ? postgres(location.url, { max: 1, onnotice: () => {} }) : undefined;
+    if (other) cleanup.push(() => other.end());
+    /**
+     * Holds the requests for `ms`; resolves once they are held, with the release (in an object: an async
+     * function would wait for a promise it returned).
+     */
+    const hold = async (ms: number) => {
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const wait = () => new Promise((resolve) => setTimeout(resolve, ms));
+      const released = other
+        ? other.begin(async (tx) => {
+            await tx.unsafe('lock table submissions in access exclusive mode');
+            holding();
+            await wait();
+          })
+        : database.db.transaction(async (tx) => {
+            await tx.select({ id: submissions.id }).from(submissions).limit(1);
+            holding();
+            await wait();
+          });
+      await held;
+      return { released };
+    };
+    const spam = () => client.call('POST', '/decisions', { body: { decision: 'spam', ids: [id] } });
+
+    // answered within its time
+    let { released } = await hold(deadlineMs / 3);
+    expect((await client.call('GET', '/requests')).status).toBe(200);
+    await released;
+
+    // not within it: a read and a decision get 503 at the deadline
+    ({ released } = await hold(deadlineMs * 4));
+    const started = Date.now();
+    const answers = await Promise.all([client.call('GET', '/requests'), spam()]);
+    const afterMs = Date.now() - started;
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.json).toEqual({ error: 'The database did not answer in time; try again in a second' });
+    }
+    expect(afterMs).toBeGreaterThanOrEqual(deadlineMs - 50);
+    expect(afterMs).toBeLessThan(deadlineMs * 2);
+    await released;
+
+    // Once the database answers, each call goes on from where it waited. On PostgreSQL (only the requests
+    // locked) the decision had passed the session check and read its body: it is made then. On PGlite
+    // (every statement waited, the session check's too) its body was never read before the answer went, and
+    // it ends there. The member's retry then is refused as made already, or makes it: once either way.
+    const stateOf = async () => (await database.db.select({ state: submissions.reviewState }).from(submissions).where(eq(submissions.id, id)))[0]?.state;
+    const made = async () => (await database.db.select().from(timeline).where(eq(timeline.submissionId, id))).filter((row) => row.action === 'spam');
+    if (engine.name === 'PostgreSQL') await until(async () => (await made()).length === 1, 5_000);
+    const retried = await spam();
+    expect(retried.status).toBe(engine.name === 'PostgreSQL' ? 409 : 200);
+    expect(await made()).toHaveLength(1);
+    expect(await stateOf()).toBe('spam');
+    expect((await client.call('GET', '/requests')).status).toBe(200);
+    // logged at warn, one line per call, with no requester's data
+    expect(lines.filter((line) => line.includes('the database did not answer in time'))).toHaveLength(2);
+    expect(lines.join('')).not.toContain(email);
+    expect(lines.some((line) => line.includes('unhandled error'))).toBe(false);
   }, 30_000);
 });
 

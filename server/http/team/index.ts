@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { timeout } from 'hono/timeout';
 import { TEAM_API_PATH } from '#shared/team';
 import type { ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
@@ -21,11 +23,17 @@ export { TEAM_API_PATH };
  * `Cache-Control: no-store` (server/http/middleware.ts `apiHeaders`, on all of `/api/*`); every call
  * needs an `Origin` equal to the public origin (403), and every call but the sign-in and enrollment
  * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
- * @param api - the shared middleware (client address, content type, JSON body)
+ * Every call is answered within `DATABASE_ANSWER_TIMEOUT_MS` (hono/timeout): past it, 503 with
+ * `Retry-After: 1` and `{ error }`, logged at warn, as a submission is (`ApiMiddleware.databaseTooSlow`),
+ * so that a database that stopped answering never holds the member, or the call, longer. The work goes on
+ * meanwhile: a decision may still be recorded, and its retry is then refused (409) as made already. The
+ * CSV export is answered within it; its rows are read as the client takes them (./export.ts).
+ * @param api - the shared middleware (client address, content type, JSON body, the database's time)
  */
 export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEnv> {
   const team = teamContext(options);
   return new Hono<TeamEnv>()
+    .use('*', timeout(api.databaseTimeoutMs, (c) => new HTTPException(503, { res: api.databaseTooSlow(c) })))
     .route('/', passkeyRoutes(options, api, team))
     .route('/', decisionRoutes(options, api, team))
     .route('/privacy', privacyRoutes(options, api, team))
