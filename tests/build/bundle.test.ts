@@ -6,25 +6,37 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPILE_HINT } from '../../vite.config';
-import { firstLoadChunks, PAGE_MODULES } from '../../scripts/build.mjs';
+import { buildTeamClient, firstLoadChunks, PAGE_MODULES, TEAM_APP_MODULE, TEAM_ROUTE } from '../../scripts/build.mjs';
 import { consentMachine } from '#machines/consentMachine';
 import { inviteMachine } from '#machines/inviteMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
 import { verifyMachine } from '#machines/verifyMachine';
 
-// A real production build, as `npm start` makes it, checked for what it must not ship.
+// Real production builds, as `npm start` makes them, checked for what they must not ship: the site's, and
+// the team console's, which is its own build (scripts/build.mjs buildTeamClient: src/main.tsx with
+// __TEAM_BUILD__ true) while the site's holds nothing of it: DESIGN.md §4, "/team first load ≤ 160 KB
+// gzip, never PostHog", and every public route's first load as it was. One build of each for both.
 let outDir: string;
 let files: Map<string, string>;
 let entry: string;
-let manifest: Record<string, unknown>;
+let manifest: Record<string, { file: string }>;
+let teamDir: string;
+let teamManifest: Record<string, { file: string; isEntry?: boolean; dynamicImports?: string[] }>;
+
+/** DESIGN.md §4: the console's first load, KB (1,024 bytes) of gzip JavaScript. */
+const TEAM_FIRST_LOAD_BUDGET_KB = 160;
+
+const builtFile = (dir: string, file: string) => readFile(join(dir, file), 'utf8');
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'sonde-build-'));
+  teamDir = await mkdtemp(join(tmpdir(), 'sonde-team-build-'));
   // Vitest sets NODE_ENV=test, which would make Vite build React's development bundle and set DEV.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
     await build({ configFile: 'vite.config.ts', mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true, manifest: true } });
+    teamManifest = (await buildTeamClient({ outDir: teamDir, logLevel: 'error' })) as typeof teamManifest;
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
@@ -32,16 +44,16 @@ beforeAll(async () => {
   for (const name of await readdir(join(outDir, 'assets'))) {
     if (name.endsWith('.js')) files.set(name, await readFile(join(outDir, 'assets', name), 'utf8'));
   }
-  manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, unknown>;
+  manifest = JSON.parse(await readFile(join(outDir, '.vite', 'manifest.json'), 'utf8')) as typeof manifest;
   const html = await readFile(join(outDir, 'index.html'), 'utf8');
   entry = /<script type="module" crossorigin src="\/assets\/([^"]+\.js)"/.exec(html)?.[1] ?? '';
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
-  await rm(outDir, { recursive: true, force: true });
+  await Promise.all([outDir, teamDir].map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-describe('production bundle', () => {
+describe("the site's production bundle", () => {
   it('holds no Stately inspector code in any chunk', () => {
     expect(files.size).toBeGreaterThan(0);
     const withInspector = [...files].filter(([, code]) => code.includes('stately.ai/inspect') || code.includes('createBrowserInspector'));
@@ -96,5 +108,41 @@ describe('production bundle', () => {
       }
     }
     expect(found).toEqual([]);
+  });
+});
+
+describe("the team console's build", () => {
+  it(`loads the console's app at first, within ${TEAM_FIRST_LOAD_BUDGET_KB} KB gzip`, async () => {
+    const files = firstLoadChunks(teamManifest, TEAM_ROUTE, TEAM_APP_MODULE);
+    expect(files).toContain(teamManifest[TEAM_APP_MODULE]!.file);
+    let gzip = 0;
+    for (const file of files) gzip += gzipSync(await builtFile(teamDir, file), { level: 9 }).length;
+    const kb = gzip / 1024;
+    console.info(`[bundle] /team first load: ${files.length} files, ${kb.toFixed(1)} KB gzip`);
+    expect(kb).toBeLessThanOrEqual(TEAM_FIRST_LOAD_BUDGET_KB);
+    // its page's HTML loads its entry
+    expect(await builtFile(teamDir, 'index.html')).toContain(`src="/${Object.values(teamManifest).find((chunk) => chunk.isEntry)!.file}"`);
+  });
+
+  it("holds no module of PostHog, the consent machine or the site's pages, in any chunk it could load", async () => {
+    const modules = Object.keys(teamManifest);
+    expect(modules.filter((module) => /posthog|consent|src\/pages\/(?!team\/)|src\/hydrate\.tsx/i.test(module))).toEqual([]);
+    for (const module of Object.values(PAGE_MODULES)) expect(modules).not.toContain(module);
+    const markers = { 'the PostHog SDK': '$pageleave', 'the session recorder': 'rrweb', 'the consent machine': 'consent.optOut', 'the site app': 'Do Not Sell' };
+    for (const chunk of Object.values(teamManifest)) {
+      if (!chunk.file.endsWith('.js')) continue;
+      const text = await builtFile(teamDir, chunk.file);
+      for (const [what, marker] of Object.entries(markers)) expect(text.includes(marker), `${what} in ${chunk.file}`).toBe(false);
+    }
+  });
+
+  it("the site's build holds nothing of the console: no module, no chunk", async () => {
+    expect(Object.keys(manifest).filter((module) => /team/i.test(module))).toEqual([]);
+    for (const chunk of Object.values(manifest)) {
+      if (chunk.file.endsWith('.js')) expect((await builtFile(outDir, chunk.file)).includes('Sign in with a passkey'), chunk.file).toBe(false);
+    }
+    // the markers above are found where they belong, so their absence means something
+    const site = await Promise.all(Object.values(manifest).filter((chunk) => chunk.file.endsWith('.js')).map((chunk) => builtFile(outDir, chunk.file)));
+    for (const marker of ['$pageleave', 'consent.optOut', 'Do Not Sell']) expect(site.some((text) => text.includes(marker)), marker).toBe(true);
   });
 });
