@@ -32,6 +32,7 @@ const LONGEST_FIRST = [
   'tests/server/slowMail.test.ts',
   'tests/server/requests.test.ts',
   'tests/build/site.test.ts',
+  'tests/build/bundle.test.ts',
   'tests/model/teamQueue.model.test.tsx',
   'tests/server/outbox.test.ts',
   'tests/model/invite.model.test.tsx',

@@ -63,7 +63,7 @@ export const VERIFICATION_CALLS_PER_MINUTE = 30;
  * `Retry-After: 1`, so a visitor is never left waiting on a database that has stopped answering (the
  * browser gives up at 10 s, `SUBMIT_TIMEOUT_MS`; the console at 30 s, `TEAM_CALL_TIMEOUT_MS`). The
  * statement may still commit later: a submission's retry, with the same `Idempotency-Key`, is answered as
- * a replay; a team decision's retry is refused (409) as made already.
+ * a replay; a team decision is made once, by the late call or by the member's retry (server/http/team/index.ts).
  */
 export const DATABASE_ANSWER_TIMEOUT_MS = 5_000;
 

@@ -87,7 +87,9 @@ export const apiNotFound: Handler = (c) => c.json({ error: 'Not found' }, 404);
  */
 export function answerError(logger: AppOptions['logger']): ErrorHandler {
   return (error, c) => {
-    if (error instanceof HTTPException) return error.getResponse();
+    // its own response as it was made (getResponse() would wrap its body in a new one, which a header the
+    // route still sets afterwards, a cookie, would make Hono build again from a body already being sent)
+    if (error instanceof HTTPException) return error.res ?? error.getResponse();
     if (c.req.path.startsWith('/api/') && isDatabaseUnavailable(error)) {
       logger.warn({ err: error, method: c.req.method, status: 503 }, 'the database is not available');
       c.header('Retry-After', String(DATABASE_UNAVAILABLE_RETRY_AFTER_S));

@@ -25,9 +25,12 @@ export { TEAM_API_PATH };
  * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
  * Every call is answered within `DATABASE_ANSWER_TIMEOUT_MS` (hono/timeout): past it, 503 with
  * `Retry-After: 1` and `{ error }`, logged at warn, as a submission is (`ApiMiddleware.databaseTooSlow`),
- * so that a database that stopped answering never holds the member, or the call, longer. The work goes on
- * meanwhile: a decision may still be recorded, and its retry is then refused (409) as made already. The
- * CSV export is answered within it; its rows are read as the client takes them (./export.ts).
+ * so that a database that stopped answering never holds the member, or the call, longer. The call goes on
+ * from where it waited once the database answers, and may still be done, never twice: a decision whose body
+ * was read is then made, and the member's retry refused (409) as made already; one still at its session
+ * check ends there (its body is gone with the answer), and the retry makes it. A ceremony past it may
+ * register the passkey or start the session without the cookie reaching the browser: the member signs in
+ * again. The CSV export is answered within it; its rows are read as the client takes them (./export.ts).
  * @param api - the shared middleware (client address, content type, JSON body, the database's time)
  */
 export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEnv> {

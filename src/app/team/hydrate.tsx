@@ -7,7 +7,7 @@ import '@/styles/global.css';
 import { TeamApp } from './TeamApp';
 
 // The team console's app: imported by src/main.tsx, on `/team` and every path under it, once the page is
-// painted. Nothing of the public site's app is reached from here (tests/build/teamBundle.test.ts).
+// painted. Nothing of the public site's app is reached from here (tests/build/bundle.test.ts).
 
 const root = document.getElementById('root');
 if (!root) throw new Error('the page has no #root element');
