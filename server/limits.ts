@@ -237,3 +237,34 @@ export const TEAM_DECISION_BATCH_MAX = 100;
  * at most this many rows in memory.
  */
 export const TEAM_EXPORT_PAGE_ROWS = 1_000;
+
+/** A cohort's capacity, in accepted requests: 1 to this (the console's cohort form, `cohort add --capacity`). */
+export const TEAM_COHORT_CAPACITY_MAX = 999_999;
+
+/** Longest queue cursor (`GET /api/team/requests?after=`) accepted, in characters; the server's own are far shorter. */
+export const QUEUE_CURSOR_MAX_LENGTH = 400;
+
+/** Longest passkey credential id accepted in a ceremony's answer, in base64url characters (WebAuthn allows 1,023 bytes). */
+export const PASSKEY_CREDENTIAL_ID_MAX_LENGTH = 1_400;
+
+/** Most entries in a submission's option list (a checkbox group sends its labels; the forms have fewer). */
+export const OPTION_LIST_MAX_ENTRIES = 20;
+
+/**
+ * Most submissions written by one statement (one commit, server/db/groupCommit.ts): bounds a statement's
+ * size to 64 bodies of at most 64 KB. Through HTTP a batch never holds more than the submissions in flight
+ * ({@link MAX_CONCURRENT_SUBMISSIONS}, also 64).
+ */
+export const GROUP_COMMIT_MAX_BATCH = 64;
+
+/**
+ * Connections per server instance to PostgreSQL. Measured with `npm run bench -- --only=api` on 2 cores:
+ * 4 gave 1,339 submissions/s, 10 gave 1,754/s; 20 was no faster than 10 without HTTP (1,908 vs 2,025/s).
+ */
+export const POSTGRES_POOL_SIZE = 10;
+
+/** A PGlite directory's lock not refreshed for this long, in ms, belongs to a dead process (kill -9) and is taken over. */
+export const PGLITE_LOCK_STALE_MS = 10_000;
+
+/** The longest subject of the team's message on a new request, in UTF-16 code units (what `String.length` counts), the ellipsis included. */
+export const TEAM_SUBJECT_MAX_LENGTH = 150;

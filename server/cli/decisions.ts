@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { InviteDecision } from '#machines/inviteReviewMachine';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../db/decisions.ts';
+import { TEAM_COHORT_CAPACITY_MAX } from '../limits.ts';
 import { ExitError, isoDate, oneLineName, oneLineText, requestIdArgument, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 import { forTerminal, table } from './terminal.ts';
@@ -14,9 +15,11 @@ const DONE_TEXT: Record<InviteDecision, string> = {
   reopen: 'reopened: received again',
 };
 
-/** A whole number of seats, at least 1. */
+/** A whole number of seats, 1 to {@link TEAM_COHORT_CAPACITY_MAX}. */
 function capacity(value: string): number {
-  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new ExitError(`error: --capacity must be a whole number from 1 to 999999, not "${value}"`, 2);
+  if (!/^[1-9][0-9]*$/.test(value) || Number(value) > TEAM_COHORT_CAPACITY_MAX) {
+    throw new ExitError(`error: --capacity must be a whole number from 1 to ${TEAM_COHORT_CAPACITY_MAX}, not "${value}"`, 2);
+  }
   return Number(value);
 }
 

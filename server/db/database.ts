@@ -13,6 +13,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from './schema.ts';
+import { PGLITE_LOCK_STALE_MS, POSTGRES_POOL_SIZE } from '../limits.ts';
 
 /**
  * The versioned SQL migrations, applied in order at start, generated from schema.ts by drizzle-kit
@@ -70,9 +71,6 @@ export const PGLITE_DIR_MODE = 0o700;
 /** The lock file beside PGlite's data that the process holding the directory keeps fresh. */
 export const PGLITE_LOCK_FILE = '.sonde.lock';
 
-/** A lock not refreshed for this long, in ms, belongs to a dead process (kill -9) and is taken over. */
-export const PGLITE_LOCK_STALE_MS = 10_000;
-
 /**
  * Takes the directory's lock, waiting up to `waitMs` for a dead holder's lock to go stale.
  * @returns a function that releases it
@@ -101,12 +99,6 @@ function once(fn: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
   return () => (done ??= fn());
 }
-
-/**
- * Connections per server instance to PostgreSQL. Measured with `npm run bench -- --only=api` on 2 cores:
- * 4 gave 1,339 submissions/s, 10 gave 1,754/s; 20 was no faster than 10 without HTTP (1,908 vs 2,025/s).
- */
-export const POSTGRES_POOL_SIZE = 10;
 
 /** One row of a query, as both drivers give it. */
 type Row = Record<string, unknown>;

@@ -1,13 +1,7 @@
 import DataLoader from 'dataloader';
+import { GROUP_COMMIT_MAX_BATCH } from '../limits.ts';
 import type { Db } from './database.ts';
 import { acceptSubmissions, isRefusedByDatabase, type AcceptInput, type AcceptOutcome, type AcceptSettings } from './submissions.ts';
-
-/**
- * Most submissions written by one statement (one commit): bounds a statement's size to 64 bodies of at
- * most 64 KB. Through HTTP a batch never holds more than the submissions in flight
- * (`MAX_CONCURRENT_SUBMISSIONS`, also 64).
- */
-export const GROUP_COMMIT_MAX_BATCH = 64;
 
 /** Accepts submissions one by one, and writes them together. */
 export interface SubmissionWriter {

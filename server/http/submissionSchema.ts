@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TEXT_LIMITS, type SubmissionBody } from '#shared/submission';
 import { normalizeText, textProblem, type TextRuleOptions } from '#shared/text';
-import { SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../limits.ts';
+import { OPTION_LIST_MAX_ENTRIES, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../limits.ts';
 
 /**
  * A text field under the one text rule of shared/text.ts: NFC-normalised first (so the length is
@@ -22,8 +22,8 @@ const text = (max: number, rule: TextRuleOptions = {}) =>
 
 const requiredLine = (max: number) => text(max, { required: true });
 const shortText = text(TEXT_LIMITS.short);
-/** Checkbox groups send option labels; a list of at most 20 short strings. */
-const optionList = z.array(requiredLine(TEXT_LIMITS.short)).max(20, 'has more than 20 entries');
+/** Checkbox groups send option labels; a list of at most OPTION_LIST_MAX_ENTRIES short strings. */
+const optionList = z.array(requiredLine(TEXT_LIMITS.short)).max(OPTION_LIST_MAX_ENTRIES, `has more than ${OPTION_LIST_MAX_ENTRIES} entries`);
 
 /**
  * What `POST /api/submissions` accepts (spec §3, §7.1): `{ event: 'invite_request', data }` where

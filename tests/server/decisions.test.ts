@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEXT_LIMITS } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
 import { deliveries, submissions, timeline } from '../../server/db/schema.ts';
+import { TEAM_COHORT_CAPACITY_MAX } from '../../server/limits.ts';
 import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { submissionBody } from '../support/submissionBody.ts';
@@ -95,6 +96,7 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     [['cohort', 'add', 'Cohort 0', '--starts', '0000-12-31'], 2, /--starts <date>' argument '0000-12-31' is invalid/],
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', '0'], 2, /--capacity must be a whole number from 1 to 999999, not "0"/],
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', '2.5'], 2, /--capacity must be a whole number/],
+    [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', String(TEAM_COHORT_CAPACITY_MAX + 1)], 2, /--capacity must be a whole number from 1 to 999999, not "1000000"/],
     [['cohort', 'add', 'Cohort 3'], 2, /required option '--starts <date>' not specified/],
     [['accept', '00000000-0000-4000-8000-000000000000'], 2, /required option '--cohort <name>' not specified/],
     [['accept', 'not-an-id', '--cohort', 'Cohort 3'], 1, /^no request not-an-id$/],
@@ -112,9 +114,9 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(io.err).toEqual([expect.stringContaining(`the text is longer than ${TEXT_LIMITS.long} characters.`)]);
   });
 
-  it(`takes a cohort's name of TEXT_LIMITS.short characters, and an id in capitals as the same request (RFC 9562 §4)`, async () => {
+  it(`takes a cohort's name of TEXT_LIMITS.short characters and a capacity of TEAM_COHORT_CAPACITY_MAX, and an id in capitals as the same request (RFC 9562 §4)`, async () => {
     const name = 'C'.repeat(TEXT_LIMITS.short);
-    expect(await run(['cohort', 'add', name, '--starts', '2027-01-15'])).toBe(0);
+    expect(await run(['cohort', 'add', name, '--starts', '2027-01-15', '--capacity', String(TEAM_COHORT_CAPACITY_MAX)])).toBe(0);
     const id = await store();
     expect(await run(['accept', id.toUpperCase(), id, '--cohort', name])).toBe(0);
     expect(io.out).toEqual([`request ${id} accepted by kim into ${name}; the mail goes out with the server's outbox`]);

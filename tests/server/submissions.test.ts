@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES, TEXT_LIMITS } from '#shared/submission';
 import { createApp } from '../../server/http/app.ts';
 import type { Database } from '../../server/db/database.ts';
 import { submissions } from '../../server/db/schema.ts';
-import { DATABASE_UNAVAILABLE_RETRY_AFTER_S, IDEMPOTENCY_KEY_MAX_LENGTH, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../../server/limits.ts';
+import { DATABASE_UNAVAILABLE_RETRY_AFTER_S, IDEMPOTENCY_KEY_MAX_LENGTH, OPTION_LIST_MAX_ENTRIES, SUBMITTED_AT_MAX_AGE_MS, SUBMITTED_AT_MAX_AHEAD_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../support/server.ts';
@@ -315,6 +315,15 @@ describe.each(testEngines())('bad input on $name: a clear 400 naming the field, 
     const [row] = await stored();
     expect(row!.body.data.fullName).toBe('Zoé März');
     expect(row!.body.data.companyName).toBe('می\u200cخواهم 👩\u200d💻 株式会社');
+  });
+
+  it(`accepts an option list of OPTION_LIST_MAX_ENTRIES (${OPTION_LIST_MAX_ENTRIES}) entries and refuses one more`, async () => {
+    const options = (count: number) => Array.from({ length: count }, (_, i) => `Option ${i + 1}`);
+    expect((await post(body({ primaryWorkloads: options(OPTION_LIST_MAX_ENTRIES) }))).status).toBe(201);
+    const over = await post(body({ mustHaveCapabilities: options(OPTION_LIST_MAX_ENTRIES + 1) }));
+    expect(over.status).toBe(400);
+    expect(await over.json()).toEqual({ error: `data.mustHaveCapabilities: has more than ${OPTION_LIST_MAX_ENTRIES} entries` });
+    expect(await stored()).toHaveLength(1);
   });
 
   it('accepts a client IP of null, IPv4 or IPv6', async () => {

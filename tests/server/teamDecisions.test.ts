@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { cohorts, deliveries, submissions, teamAudit, timeline } from '../../server/db/schema.ts';
 import { TEXT_LIMITS } from '#shared/submission';
-import { TEAM_DECISION_BATCH_MAX } from '../../server/limits.ts';
+import { TEAM_COHORT_CAPACITY_MAX, TEAM_DECISION_BATCH_MAX } from '../../server/limits.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { submissionBody } from '../support/submissionBody.ts';
 import type { teamClient } from '../support/teamClient.ts';
@@ -22,6 +22,13 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
   const stateOf = async (id: string) => (await database.db.select().from(submissions).where(eq(submissions.id, id)))[0]!.reviewState;
 
   signedInConsole(engine, (opened) => ({ database, client } = opened), { name: 'Kim Lee' });
+
+  it(`takes a cohort of TEAM_COHORT_CAPACITY_MAX (${TEAM_COHORT_CAPACITY_MAX}) places and refuses one more`, async () => {
+    expect((await client.call('POST', '/cohorts', { body: { name: 'Large', startsOn: '2027-01-15', capacity: TEAM_COHORT_CAPACITY_MAX } })).status).toBe(201);
+    const over = await client.call('POST', '/cohorts', { body: { name: 'Larger', startsOn: '2027-01-15', capacity: TEAM_COHORT_CAPACITY_MAX + 1 } });
+    expect(over.status).toBe(400);
+    expect(over.json).toEqual({ error: expect.stringMatching(/^Bad cohort: .*capacity/) });
+  });
 
   it('creates a cohort, accepts a selection into it as the signed-in member, and audits each decision without its text', async () => {
     const ids = [await invite(), await invite()];

@@ -6,7 +6,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { cohorts, submissions } from '../../server/db/schema.ts';
-import { TEAM_QUEUE_PAGE_MAX } from '../../server/limits.ts';
+import { QUEUE_CURSOR_MAX_LENGTH, TEAM_QUEUE_PAGE_MAX } from '../../server/limits.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 import type { teamClient } from '../support/teamClient.ts';
@@ -70,6 +70,10 @@ describe.each(testEngines())('the team queue on $name', (engine) => {
       expect(answer.status, bad).toBe(400);
       expect(answer.json).toHaveProperty('error');
     }
+    // after: read as a cursor up to QUEUE_CURSOR_MAX_LENGTH characters, refused unread past it
+    expect((await client.call('GET', `/requests?after=${'A'.repeat(QUEUE_CURSOR_MAX_LENGTH)}`)).json).toEqual({ error: 'Bad query: after is not a cursor of this queue' });
+    const long = await client.call('GET', `/requests?after=${'A'.repeat(QUEUE_CURSOR_MAX_LENGTH + 1)}`);
+    expect({ status: long.status, json: long.json }).toEqual({ status: 400, json: { error: 'Bad query: after' } });
     // of a cursor's shape, but no instant: refused as the database reads it, not answered 500
     const cursorOf = (at: string) => Buffer.from(JSON.stringify([at, '0b0d4a4e-9c5e-4c1e-8f2a-3f6f4f0a9b1c'])).toString('base64url');
     for (const at of ['2026-99-99 99:99:99+00', '2026-02-31 10:00:00+00', '0000-01-01 00:00:00+00', '2026-11-27 10:00:00+99:99:99']) {

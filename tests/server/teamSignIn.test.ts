@@ -9,7 +9,7 @@ import type { Database } from '../../server/db/database.ts';
 import { teamAudit, teamEnrollments, teamMembers, teamPasskeys, teamSessions } from '../../server/db/schema.ts';
 import { addMember, removeMember } from '../../server/db/team.ts';
 import { purgeExpired } from '../../server/db/retention.ts';
-import { TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_SESSION_IDLE_MS } from '../../server/limits.ts';
+import { PASSKEY_CREDENTIAL_ID_MAX_LENGTH, TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_SESSION_IDLE_MS } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { testEngines } from '../support/database.ts';
@@ -211,6 +211,16 @@ describe.each(testEngines())('team sign-in on $name', (engine) => {
     expect((await lin.signIn()).status).toBe(200);
     await database.db.update(teamSessions).set({ expiresAt: new Date(now - 1_000) });
     expect((await purgeExpired(database.db, new Date())).teamSessions).toBe(1);
+  });
+
+  it(`reads a credential id of PASSKEY_CREDENTIAL_ID_MAX_LENGTH (${PASSKEY_CREDENTIAL_ID_MAX_LENGTH}) characters, and refuses one more unread`, async () => {
+    const client = teamClient(server);
+    const { challengeId } = (await client.call('POST', '/signin/options')).json as { challengeId: string };
+    const withId = (length: number) => ({ challengeId, response: { id: 'A'.repeat(length), rawId: 'A'.repeat(length), type: 'public-key', response: {} } });
+    // at the limit: looked up, and an unknown passkey
+    expect(await client.call('POST', '/signin/verify', { body: withId(PASSKEY_CREDENTIAL_ID_MAX_LENGTH) })).toMatchObject({ status: 401 });
+    const over = await client.call('POST', '/signin/verify', { body: withId(PASSKEY_CREDENTIAL_ID_MAX_LENGTH + 1) });
+    expect({ status: over.status, json: over.json }).toEqual({ status: 400, json: { error: 'Body must be { "challengeId": uuid, "response": AuthenticationResponseJSON }' } });
   });
 
   it(`answers 429 with Retry-After past ${TEAM_AUTH_ATTEMPTS_PER_MINUTE} sign-in and enrollment calls a minute from one address, not at it`, async () => {

@@ -4,7 +4,7 @@ import { calendarDate } from '../../db/calendarDate.ts';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../../db/decisions.ts';
 import { audit } from '../../db/team.ts';
 import { inTeamTransaction } from '../../db/teamTransaction.ts';
-import { TEAM_DECISION_BATCH_MAX, TEAM_AUTH_BODY_MAX_BYTES } from '../../limits.ts';
+import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_COHORT_CAPACITY_MAX, TEAM_DECISION_BATCH_MAX } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { memberName as by, requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
@@ -23,7 +23,7 @@ const noteBody = z.object({ requestId: z.string(), text: teamText });
 const cohortBody = z.object({
   name: teamName,
   startsOn: calendarDate,
-  capacity: z.number().int().min(1).max(999_999).nullable().optional(),
+  capacity: z.number().int().min(1).max(TEAM_COHORT_CAPACITY_MAX).nullable().optional(),
 });
 
 /**

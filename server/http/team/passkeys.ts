@@ -13,7 +13,7 @@ import { audit } from '../../db/team.ts';
 import { serializeError } from '../../logger.ts';
 import { enrollingMember, endSession, findPasskey, keepChallenge, passkeyUsed, registerPasskey, startSession, spendChallenge } from '../../db/teamSessions.ts';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
-import { TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_CHALLENGE_TTL_MS } from '../../limits.ts';
+import { PASSKEY_CREDENTIAL_ID_MAX_LENGTH, TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_CHALLENGE_TTL_MS } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import { refusalLogOf, type AppOptions } from '../options.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
@@ -28,7 +28,10 @@ export const ENROLLMENT_GONE_ERROR = 'This enrollment link is not valid: it was 
 export const SIGN_IN_FAILED_ERROR = 'Sign-in failed';
 
 /** A WebAuthn response as the browser's JSON (`@simplewebauthn/browser`): shape-checked here (its id base64url, as WebAuthn L3 §5.1 gives it), every field checked by the library. */
-const credentialJson = z.looseObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,1400}$/), response: z.looseObject({}) });
+const credentialJson = z.looseObject({
+  id: z.string().max(PASSKEY_CREDENTIAL_ID_MAX_LENGTH).regex(/^[A-Za-z0-9_-]+$/),
+  response: z.looseObject({}),
+});
 const enrollBody = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 const enrollVerifyBody = enrollBody.extend({ response: credentialJson });
 const signInVerifyBody = z.object({ challengeId: z.uuid(), response: credentialJson });

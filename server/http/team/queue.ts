@@ -7,7 +7,7 @@ import { findQueueEntry, otherRequestsOf, queueCounts, queuePage, type QueueCurs
 import { isDataException } from '../../db/submissions.ts';
 import { summary } from '../../db/summary.ts';
 import { timelineOf } from '../../db/timeline.ts';
-import { TEAM_QUEUE_PAGE_MAX, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../limits.ts';
+import { QUEUE_CURSOR_MAX_LENGTH, TEAM_QUEUE_PAGE_MAX, TEAM_QUEUE_SEARCH_MAX_LENGTH } from '../../limits.ts';
 import { problem } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { requestId } from './bodies.ts';
@@ -58,7 +58,7 @@ export function queueFiltersOf(query: z.infer<typeof queueFilterQuery>, now: Dat
 export const queryProblem = (error: z.ZodError): string => `Bad query: ${error.issues.map((issue) => issue.path.join('.')).join(', ')}`;
 
 const queueQuery = queueFilterQuery.extend({
-  after: z.string().max(400).optional(),
+  after: z.string().max(QUEUE_CURSOR_MAX_LENGTH).optional(),
   // digits only: Number() would also take `1e2`, `0x10`, ` 5` and `5.0`
   limit: z.string().regex(/^\d{1,6}$/).transform(Number).pipe(z.number().int().min(1).max(TEAM_QUEUE_PAGE_MAX)).default(TEAM_QUEUE_PAGE_MAX),
 });

@@ -1,9 +1,8 @@
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
+import { TEAM_SUBJECT_MAX_LENGTH } from '../../limits.ts';
 import { announcementText } from '../webhook.ts';
 import { html, htmlLayout, longDate, type MailContent } from './layout.ts';
 
-/** The longest subject of the team's message, in UTF-16 code units (what `String.length` counts), the ellipsis included. */
-export const TEAM_SUBJECT_MAX_LENGTH = 150;
 
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
