@@ -47,6 +47,13 @@ export interface ServerConfig {
   mail: MailSettings;
 }
 
+/** `true` or `false` (unset or empty: `false`); anything else, `1` or `yes` too, stops the server naming `name`. */
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false, not "${value}"`);
+}
+
 function integer(name: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -150,7 +157,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     distDir: resolve(env.SONDE_DIST_DIR || 'dist'),
     rateLimitPerMinute: integer('SONDE_RATE_LIMIT_PER_MINUTE', env.SONDE_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, 1),
     teamAuthAttemptsPerMinute: integer('SONDE_TEAM_AUTH_ATTEMPTS_PER_MINUTE', env.SONDE_TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_ATTEMPTS_PER_MINUTE, 1),
-    trustProxy: env.SONDE_TRUST_PROXY === 'true',
+    trustProxy: flag('SONDE_TRUST_PROXY', env.SONDE_TRUST_PROXY),
     trustedProxyHops: integer('SONDE_TRUSTED_PROXY_HOPS', env.SONDE_TRUSTED_PROXY_HOPS, 1, 1),
     publicOrigin,
     allowedOrigins: origins && origins.length > 0 ? origins : undefined,

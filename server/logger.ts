@@ -66,13 +66,28 @@ export function serializeError(error: unknown, depth = 0): LoggedError {
   return logged;
 }
 
+/** The levels `SONDE_LOG_LEVEL` takes: pino's, and `silent`. */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/**
+ * `SONDE_LOG_LEVEL` as pino reads it: unset or empty is `info`.
+ * @throws Error naming the variable and the levels when it is none of {@link LOG_LEVELS}
+ */
+export function logLevelOf(value: string | undefined): (typeof LOG_LEVELS)[number] {
+  if (value === undefined || value === '') return 'info';
+  const level = LOG_LEVELS.find((known) => known === value);
+  if (!level) throw new Error(`SONDE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${value}"`);
+  return level;
+}
+
 /**
  * The server's one logger: structured JSON lines on stdout (pino). No submission body, query
  * parameter or personal field reaches a line at any level: callers log ids and kinds, errors go
  * through {@link serializeError}, and {@link PERSONAL_KEYS} are removed wherever they appear.
- * @param level - `SONDE_LOG_LEVEL`, else `info`; `silent` in tests
+ * @param level - {@link logLevelOf} `SONDE_LOG_LEVEL`, else `info`; `silent` in tests
+ * @throws Error naming `SONDE_LOG_LEVEL` when it is no level (the server does not start)
  */
-export function createLogger(level: string = process.env.SONDE_LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string = logLevelOf(process.env.SONDE_LOG_LEVEL), destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,

@@ -184,7 +184,14 @@ export async function startServer(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const logger = createLogger();
+  let logger: Logger;
+  try {
+    logger = createLogger();
+  } catch (error) {
+    // no level, no logger: the reason as one line on stderr (SONDE_LOG_LEVEL named)
+    console.error(`could not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
   let running: RunningServer;
   try {
     running = await startServer(readConfig(), logger);

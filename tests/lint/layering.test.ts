@@ -28,6 +28,9 @@ describe('layering enforced by lint', () => {
     ['src/estimator/example.ts', "import { Footer } from '@/components/Footer';"],
     ['src/estimator/example.ts', "import { useState } from 'react';"],
     ['src/hooks/useExample.ts', "import { saveDraft } from '@/services/drafts';"],
+    // the folders without a layer of their own still import across folders by alias only
+    ['src/app/example.tsx', "import { Footer } from '../components/Footer';"],
+    ['src/forms/example.ts', "import { TEXT_LIMITS } from '../../shared/submission';"],
     ['server/example.ts', "import { SUBMIT_ENDPOINT } from '@/config/site';"],
     ['server/example.ts', "import { postSubmission } from '../src/services/submission';"],
     ['shared/example.ts', "import { PRODUCT_NAME } from '@/config/site';"],
@@ -76,5 +79,11 @@ describe('layering enforced by lint', () => {
     ['machines/privacyCourseMachine.ts', "import { setup } from 'xstate';\nimport { RETENTION } from '#shared/policy';"],
   ])('%s may: its allowed imports', async (file, code) => {
     expect(await layeringErrors(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+
+  // machines are the spec of behaviour: the browser reaches them only through services
+  it.each(['window', 'document', 'localStorage', 'navigator', 'fetch'])('machines/exampleMachine.ts may not use the global %s', async (global) => {
+    const [result] = await eslint.lintText(`export const reached = ${global};\n`, { filePath: 'machines/exampleMachine.ts' });
+    expect((result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-globals').map((m) => m.message)).toEqual([`Unexpected use of '${global}'.`]);
   });
 });

@@ -215,6 +215,9 @@ describe('configuration that would let a header choose the origin', () => {
     expect(() => readConfig({ SONDE_PUBLIC_ORIGIN: 'https://sonde.dev/path' })).toThrow(/SONDE_PUBLIC_ORIGIN/);
     expect(() => readConfig({ SONDE_SMTP_URL: 'http://mail.example' })).toThrow(/SONDE_SMTP_URL/);
     expect(() => readConfig({ SONDE_TEAM_EMAIL: 'not an address' })).toThrow(/SONDE_TEAM_EMAIL/);
+    // a proxy setting read as false without a word would count every visitor as the proxy's address
+    for (const value of ['1', 'yes', 'TRUE']) expect(() => readConfig({ SONDE_TRUST_PROXY: value })).toThrow(`SONDE_TRUST_PROXY must be true or false, not "${value}"`);
+    expect([undefined, '', 'false', 'true'].map((value) => readConfig({ SONDE_TRUST_PROXY: value }).trustProxy)).toEqual([false, false, false, true]);
   });
 
   it('on loopback by default, names http://localhost:PORT the public origin (WebAuthn takes no IP address as RP ID) and lets the listen address POST', () => {

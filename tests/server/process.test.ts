@@ -25,6 +25,18 @@ const post = (url: string, key: string, body = sameBody) =>
     body: JSON.stringify(body),
   });
 
+describe('a malformed setting', () => {
+  it('stops the server before it starts, with one line naming the variable and exit 1', async () => {
+    await expect(spawn({ SONDE_LOG_LEVEL: 'loud' })).rejects.toThrow(
+      /^server exited \(1\) before listening: could not start: SONDE_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not "loud"\n \[\]$/,
+    );
+    // logged as every start failure is, its value left out (the logger keeps quoted values out of messages)
+    const refused = await spawn({ SONDE_TRUST_PROXY: 'yes' }).then(() => 'started', (error: Error) => error.message);
+    expect(refused).toMatch(/^server exited \(1\) before listening: .*"msg":"could not start"/s);
+    expect(refused).toContain('SONDE_TRUST_PROXY must be true or false');
+  });
+});
+
 describe('SIGTERM', () => {
   it('stops accepting, finishes the request in flight (201, stored), closes the database and exits 0', async () => {
     const pgliteDir = await migratedPgliteDir();
