@@ -47,10 +47,11 @@ export interface ServerConfig {
   mail: MailSettings;
 }
 
-/** `true` or `false` (unset or empty: `false`); anything else, `1` or `yes` too, stops the server naming `name`. */
+/** `true` or `false` in any case (unset or empty: `false`); anything else, `1` or `yes` too, stops the server naming `name`. */
 function flag(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === '' || value === 'false') return false;
-  if (value === 'true') return true;
+  const word = value?.toLowerCase();
+  if (word === undefined || word === '' || word === 'false') return false;
+  if (word === 'true') return true;
   throw new Error(`${name} must be true or false, not "${value}"`);
 }
 

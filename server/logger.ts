@@ -70,12 +70,12 @@ export function serializeError(error: unknown, depth = 0): LoggedError {
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
 /**
- * `SONDE_LOG_LEVEL` as pino reads it: unset or empty is `info`.
+ * `SONDE_LOG_LEVEL` as a level: in any case, as pino takes it (`INFO` is `info`); unset or empty is `info`.
  * @throws Error naming the variable and the levels when it is none of {@link LOG_LEVELS}
  */
 export function logLevelOf(value: string | undefined): (typeof LOG_LEVELS)[number] {
   if (value === undefined || value === '') return 'info';
-  const level = LOG_LEVELS.find((known) => known === value);
+  const level = LOG_LEVELS.find((known) => known === value.toLowerCase());
   if (!level) throw new Error(`SONDE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${value}"`);
   return level;
 }

@@ -12,8 +12,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import * as schema from './schema.ts';
 import { PGLITE_LOCK_STALE_MS, POSTGRES_POOL_SIZE } from '../limits.ts';
+import * as schema from './schema.ts';
 
 /**
  * The versioned SQL migrations, applied in order at start, generated from schema.ts by drizzle-kit

@@ -97,6 +97,7 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', '0'], 2, /--capacity must be a whole number from 1 to 999999, not "0"/],
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', '2.5'], 2, /--capacity must be a whole number/],
     [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', String(TEAM_COHORT_CAPACITY_MAX + 1)], 2, /--capacity must be a whole number from 1 to 999999, not "1000000"/],
+    [['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15', '--capacity', '9'.repeat(400)], 2, /--capacity must be a whole number from 1 to 999999, not "9{400}"/],
     [['cohort', 'add', 'Cohort 3'], 2, /required option '--starts <date>' not specified/],
     [['accept', '00000000-0000-4000-8000-000000000000'], 2, /required option '--cohort <name>' not specified/],
     [['accept', 'not-an-id', '--cohort', 'Cohort 3'], 1, /^no request not-an-id$/],

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH } from '#shared/submission';
 import { allowedOriginsOf, publicOriginOf, readConfig, type ServerConfig } from '../../server/config.ts';
 import { MAX_CONCURRENT_SUBMISSIONS, MAX_SUBMISSIONS_PER_CLIENT } from '../../server/limits.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger, logLevelOf } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
@@ -216,8 +216,11 @@ describe('configuration that would let a header choose the origin', () => {
     expect(() => readConfig({ SONDE_SMTP_URL: 'http://mail.example' })).toThrow(/SONDE_SMTP_URL/);
     expect(() => readConfig({ SONDE_TEAM_EMAIL: 'not an address' })).toThrow(/SONDE_TEAM_EMAIL/);
     // a proxy setting read as false without a word would count every visitor as the proxy's address
-    for (const value of ['1', 'yes', 'TRUE']) expect(() => readConfig({ SONDE_TRUST_PROXY: value })).toThrow(`SONDE_TRUST_PROXY must be true or false, not "${value}"`);
-    expect([undefined, '', 'false', 'true'].map((value) => readConfig({ SONDE_TRUST_PROXY: value }).trustProxy)).toEqual([false, false, false, true]);
+    for (const value of ['1', 'yes', 'on']) expect(() => readConfig({ SONDE_TRUST_PROXY: value })).toThrow(`SONDE_TRUST_PROXY must be true or false, not "${value}"`);
+    expect([undefined, '', 'false', 'False', 'true', 'TRUE'].map((value) => readConfig({ SONDE_TRUST_PROXY: value }).trustProxy)).toEqual([false, false, false, false, true, true]);
+    // the log level in any case, as pino takes it; an unknown one stops the server (tests/server/process.test.ts)
+    expect([undefined, '', 'INFO', 'Debug', 'silent'].map(logLevelOf)).toEqual(['info', 'info', 'info', 'debug', 'silent']);
+    expect(() => logLevelOf('loud')).toThrow('SONDE_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not "loud"');
   });
 
   it('on loopback by default, names http://localhost:PORT the public origin (WebAuthn takes no IP address as RP ID) and lets the listen address POST', () => {

@@ -3,7 +3,6 @@ import { TEAM_SUBJECT_MAX_LENGTH } from '../../limits.ts';
 import { announcementText } from '../webhook.ts';
 import { html, htmlLayout, longDate, type MailContent } from './layout.ts';
 
-
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
