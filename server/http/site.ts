@@ -59,9 +59,11 @@ export function siteRoutes(options: { distDir: string; htmlHeaders: Record<strin
     // a compressed copy sent has it already (serveStatic); the plain copy of a file that has them needs it too
     if (found && !isCompressedCopy(file) && hasCompressedSiblings(file)) c.header('Vary', 'Accept-Encoding', { append: true });
     c.header('X-Content-Type-Options', 'nosniff');
-    if ((isCompressedCopy(file) ? file.slice(0, file.lastIndexOf('.')) : file).endsWith('.html')) {
+    // the file the copy was compressed from (`team.html` for `team.html.br`)
+    const original = isCompressedCopy(file) ? file.slice(0, file.lastIndexOf('.')) : file;
+    if (original.endsWith('.html')) {
       // the console's page signs in with a passkey, and no search engine keeps it, whichever address it was reached by
-      const headers = /\/team\.html(\.br|\.gz)?$/.test(file) ? teamHeaders : htmlHeaders;
+      const headers = original.endsWith('/team.html') ? teamHeaders : htmlHeaders;
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
     }
   };
