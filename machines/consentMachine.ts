@@ -25,7 +25,7 @@ export type { AnalyticsEvent };
  * Spec §7.3: PostHog for as long as it runs. Invoked by `accepted`: started on entry, stopped on exit,
  * so the machine's state is the only record of whether tracking is on. Receives the events to send.
  */
-export const analyticsActor = fromCallback<{ type: 'analytics.capture' } & AnalyticsEvent>(({ receive }) => {
+const analyticsActor = fromCallback<{ type: 'analytics.capture' } & AnalyticsEvent>(({ receive }) => {
   const session = startAnalyticsSession();
   receive((event) => session.capture(event));
   return () => session.stop();

@@ -78,10 +78,10 @@ export function keepRequest(context: FormSubmissionContext, error: unknown): Kee
  * What the privacy form's red box adds when its request was kept for retry. Also shown, alone
  * after the first sentence, when the call timed out.
  */
-export const SAVED_FOR_RETRY_MESSAGE = 'Your request is saved and will be sent again; you can also try now.';
+const SAVED_FOR_RETRY_MESSAGE = 'Your request is saved and will be sent again; you can also try now.';
 
 /** The privacy form's message when the server did not answer within SUBMIT_TIMEOUT_MS. */
-export const TIMEOUT_MESSAGE = `The server did not answer in time. ${SAVED_FOR_RETRY_MESSAGE}`;
+const TIMEOUT_MESSAGE = `The server did not answer in time. ${SAVED_FOR_RETRY_MESSAGE}`;
 
 export const formSubmissionSetup = setup({
   types: {

@@ -2,8 +2,6 @@ import { UNKNOWN_ERROR_MESSAGE } from '@/services/submission';
 import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
 import { awaitingClientIpState, clientIpRegion, draftRegion, honeypotTransition, keepingState } from './formStates';
 
-export type { FormSubmissionContext as InviteContext, FormSubmissionEvent as InviteEvent } from './formSubmission';
-
 /**
  * Spec §4 invite form: idle → submitting → submitted, then /thank-you whether or not the call succeeded
  * (spec §8: the error is kept and logged, not shown). The `form` region is here, the `clientIp` and `draft`

@@ -1,10 +1,8 @@
 import { formSubmissionContext, formSubmissionSetup, keepRequest } from './formSubmission';
 import { awaitingClientIpState, clientIpRegion, draftRegion, honeypotTransition, keepingState } from './formStates';
 
-export type { FormSubmissionContext as PrivacyRequestContext, FormSubmissionEvent as PrivacyRequestEvent } from './formSubmission';
-
 /** Spec §8: what the red box says when the failure carries no message of its own. */
-export const PRIVACY_REQUEST_FALLBACK_ERROR = 'Failed to submit request. Please try again.';
+const PRIVACY_REQUEST_FALLBACK_ERROR = 'Failed to submit request. Please try again.';
 
 /**
  * Spec §4 privacy request form: idle → submitting → submitted (the view goes to /thank-you), or back to

@@ -7,7 +7,7 @@ import { TeamApiError } from '@/services/teamApi';
 export const TEAM_OFFLINE_ERROR = 'The server could not be reached. Check your connection and try again.';
 
 /** Said when a call answered 401: the session ended. */
-export const TEAM_SESSION_ENDED_ERROR = 'Your session has ended. Sign in again to go on.';
+const TEAM_SESSION_ENDED_ERROR = 'Your session has ended. Sign in again to go on.';
 
 /**
  * A failed call in the member's words: the session ended (401), no answer at all, a problem on the

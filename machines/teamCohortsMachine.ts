@@ -27,7 +27,7 @@ export interface TeamCohortsContext {
 export type TeamCohortsEvent = { type: 'cohorts.retry' } | { type: 'cohort.add'; cohort: NewCohort };
 
 /** The fields' problems before anything is sent: a name, a start date, a capacity of at least 1. */
-export function cohortProblems(cohort: NewCohort): CohortFieldErrors {
+function cohortProblems(cohort: NewCohort): CohortFieldErrors {
   const problems: CohortFieldErrors = {};
   if (!cohort.name.trim()) problems.name = 'Give the cohort a name.';
   if (!/^\d{4}-\d{2}-\d{2}$/.test(cohort.startsOn)) problems.startsOn = 'Give the date it starts.';

@@ -41,9 +41,6 @@ export type TeamQueueEvent =
   | { type: 'queue.selectAll' }
   | { type: 'queue.clearSelection' };
 
-/** A state of the queue's filter (shared/team.ts), for the counts. */
-export type { QueueState };
-
 /** The filters without empty values: what the address and the calls carry. */
 function cleanFilters(filters: QueueFilters): QueueFilters {
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => typeof value === 'string' && value !== '')) as QueueFilters;

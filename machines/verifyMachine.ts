@@ -31,7 +31,7 @@ export const VERIFY_FALLBACK_ERROR = 'We could not reach our server. Check your 
 export const VERIFY_TIMEOUT_ERROR = 'Our server did not answer in time. Please try again.';
 
 /** Said when the server refused more calls from the visitor's network for now (429). */
-export const VERIFY_RATE_LIMITED_ERROR = 'Too many attempts from your network. Please wait a minute, then try again.';
+const VERIFY_RATE_LIMITED_ERROR = 'Too many attempts from your network. Please wait a minute, then try again.';
 
 /**
  * What the page says of a failed call, in the visitor's words: too many attempts (429), a problem on our

@@ -11,7 +11,7 @@ export const MOCK_CLIENT_IP = '203.0.113.7';
 export const ipLookupUrl = IP_LOOKUP_URL.split('?')[0] ?? IP_LOOKUP_URL;
 
 /** When the mocked verification link's request was received (11 CCR §7060). */
-export const MOCK_RECEIVED_AT = '2026-11-20T09:30:00.000Z';
+const MOCK_RECEIVED_AT = '2026-11-20T09:30:00.000Z';
 
 /** What the mocked verification calls answer: 404 for a malformed token, as the server does. */
 async function verificationAnswer(request: Request, status: VerificationAnswer['status']): Promise<Response> {

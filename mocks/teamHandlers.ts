@@ -76,7 +76,7 @@ export const TEAM_COHORTS: Cohort[] = [
 ];
 
 /** The mocked queue's page size: the first page holds four requests, the next the rest. */
-export const TEAM_PAGE_SIZE = 4;
+const TEAM_PAGE_SIZE = 4;
 
 /** Whether a request is in `state` (shared/team.ts `QueueState`). */
 function inState(request: RequestSummary, state: QueueState): boolean {
@@ -86,7 +86,7 @@ function inState(request: RequestSummary, state: QueueState): boolean {
 }
 
 /** The requests of the mocked queue that match `filters`. */
-export function matching(filters: QueueFilters): RequestSummary[] {
+function matching(filters: QueueFilters): RequestSummary[] {
   const q = filters.q?.toLowerCase();
   return TEAM_REQUESTS.filter(
     (request) =>
@@ -111,7 +111,7 @@ export function queuePageOf(query: URLSearchParams): QueuePage {
 }
 
 /** A mocked request's page; the invite request's fields carry markup, which the console shows as text. */
-export function detailOf(request: RequestSummary): RequestDetail {
+function detailOf(request: RequestSummary): RequestDetail {
   return {
     request,
     fields: {

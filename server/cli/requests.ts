@@ -24,7 +24,7 @@ export type { RequestSummary } from '../db/summary.ts';
  * @param io - what every command is given ({@link CommandContext}), and `connect`: opens the database once a command runs
  * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
  */
-export function requestsProgram(io: CommandContext['io'] & { connect: () => Promise<TeamConnection> }): Command {
+function requestsProgram(io: CommandContext['io'] & { connect: () => Promise<TeamConnection> }): Command {
   const withDb: CommandContext['withDb'] = async (mode, work) => {
     const connection = await io.connect();
     try {

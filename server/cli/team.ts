@@ -7,7 +7,7 @@ import type { CommandContext } from './context.ts';
 import { forTerminal, table } from './terminal.ts';
 
 /** The console's path that registers a passkey from an enrollment link (the token in the fragment, never sent in a request line). */
-export const ENROLL_PATH = '/team/enroll';
+const ENROLL_PATH = '/team/enroll';
 
 const MAILED = 'The link is mailed to them too (the running server sends it)';
 

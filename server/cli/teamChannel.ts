@@ -15,7 +15,7 @@ import { TIMEOUT_CHECK_INTERVAL_MS } from '../limits.ts';
 export const TEAM_SOCKET_FILE = '.sonde-team.sock';
 
 /** The socket's mode: read and write for the server's user only (`rw-------`). */
-export const TEAM_SOCKET_MODE = 0o600;
+const TEAM_SOCKET_MODE = 0o600;
 
 /** The largest command the channel takes, in bytes of its JSON body (the arguments and the user name). */
 export const TEAM_COMMAND_MAX_BYTES = 65_536;
@@ -33,10 +33,10 @@ export const UNIX_SOCKET_PATH_MAX_BYTES = 107;
  * How long the command line waits for the running server's answer, in ms. A command on 100,000 stored
  * requests (an export) answers within seconds; past this the server is taken to be stopped or stuck.
  */
-export const TEAM_COMMAND_TIMEOUT_MS = 120_000;
+const TEAM_COMMAND_TIMEOUT_MS = 120_000;
 
 /** How long the channel waits for a command's request to arrive whole, headers and body, in ms. */
-export const TEAM_REQUEST_TIMEOUT_MS = 10_000;
+const TEAM_REQUEST_TIMEOUT_MS = 10_000;
 
 /** A command of `npm run requests`: its arguments (after `requests`) and who runs it (the OS user name). */
 export interface TeamCommand {

@@ -69,7 +69,7 @@ export type DatabaseLocation = { url: string } | { pgliteDir: string };
 export const PGLITE_DIR_MODE = 0o700;
 
 /** The lock file beside PGlite's data that the process holding the directory keeps fresh. */
-export const PGLITE_LOCK_FILE = '.sonde.lock';
+const PGLITE_LOCK_FILE = '.sonde.lock';
 
 /**
  * Takes the directory's lock, waiting up to `waitMs` for a dead holder's lock to go stale.

@@ -48,7 +48,7 @@ export async function vacuumPglite(database: Pick<Database, 'db' | 'engine'>): P
  */
 export const ANALYZE_THRESHOLD_ROWS = 50;
 /** @see {@link ANALYZE_THRESHOLD_ROWS}: the share of a table's rows, 10 % */
-export const ANALYZE_SCALE_FACTOR = 0.1;
+const ANALYZE_SCALE_FACTOR = 0.1;
 
 /**
  * What autovacuum's analyze does between the daily {@link vacuumPglite} runs, for PGlite: each table that

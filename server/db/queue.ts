@@ -41,7 +41,7 @@ export interface QueueEntry {
  * The outer row's columns are named with their table: Drizzle leaves a column unqualified in a query
  * without joins, where the subquery's own `o` would take it.
  */
-export const FIRST_OF_MAILBOX = sql<string | null>`(
+const FIRST_OF_MAILBOX = sql<string | null>`(
   select o.id from ${submissions} o
   where o.mailbox = "submissions"."mailbox" and o.kind = "submissions"."kind" and o.received_at < "submissions"."received_at"
   order by o.received_at limit 1)`;
@@ -137,7 +137,7 @@ export async function queuePage(db: Db, filters: QueueFilters, page: { after?: Q
  * Where a request stands in the queue: an invite request's review state, a privacy request's `open` or
  * `done` (`queue_state`, server/db/functions/queue_counts.sql, the one definition).
  */
-export const QUEUE_STATE = sql<string>`queue_state(${submissions.reviewState}, ${submissions.handledAt})`;
+const QUEUE_STATE = sql<string>`queue_state(${submissions.reviewState}, ${submissions.handledAt})`;
 
 /**
  * How many requests of the filters (all but the state: the counts are what each state would show)

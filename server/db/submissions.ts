@@ -174,7 +174,7 @@ export function isRefusedByDatabase(error: unknown): boolean {
  * (Drizzle wraps the driver's error); `undefined` for any other error (a broken connection: Node's
  * `EPIPE`, postgres.js's `CONNECTION_CLOSED`).
  */
-export function sqlStateOf(error: unknown): string | undefined {
+function sqlStateOf(error: unknown): string | undefined {
   for (let e = error; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     // SQLSTATE: five characters, its class first (digits, or F0, HV, P0, XX); Node's EPIPE is not one
@@ -202,7 +202,7 @@ export async function acceptSubmission(db: Db, input: AcceptInput & AcceptSettin
 }
 
 /** The row stored under an idempotency key, if any. */
-export async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: string; bodySha256: string } | undefined> {
+async function findByIdempotencyKey(db: Db, key: string): Promise<{ id: string; bodySha256: string } | undefined> {
   const [row] = await db
     .select({ id: submissions.id, bodySha256: submissions.bodySha256 })
     .from(submissions)

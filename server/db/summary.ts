@@ -11,7 +11,7 @@ export type PrivacyRecord = typeof privacyRecords.$inferSelect;
  * Whether a privacy request's identity check is done, due, or not needed (only opt-out or other types):
  * the identity of the course's chart (machines/privacyCourseMachine.ts), `verified`, `unverified` or `notNeeded`.
  */
-export function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['verification']> {
+function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['verification']> {
   if (record.verifiedAt) return 'verified';
   return needsVerification(record.requestTypes) ? 'unverified' : 'not needed';
 }

@@ -36,7 +36,7 @@ export type ApiEnv = {
 export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 410 | 413 | 415 | 409 | 422 | 429 | 500 | 503;
 
 /** `application/json`, with an optional `charset=utf-8` (RFC 8259 §8.1: JSON is UTF-8), case-insensitive. */
-export const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
+const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
 
 /** A JSON `{ error }` answer with `status`. */
 export function problem(c: Context, status: ProblemStatus, error: string): Response {

@@ -34,7 +34,7 @@ const optionList = z.array(requiredLine(TEXT_LIMITS.short)).max(OPTION_LIST_MAX_
  * Tied to the shared {@link SubmissionBody} type, so the client and the server cannot drift apart.
  * The `submittedAt` time window is checked by {@link checkSubmissionBody}, which knows the clock.
  */
-export const submissionBodySchema = z.object({
+const submissionBodySchema = z.object({
   event: z.literal('invite_request'),
   data: z.object({
     fullName: requiredLine(TEXT_LIMITS.short),

@@ -27,7 +27,7 @@ export interface EventEnvelope {
  * The envelope of an `event` row.
  * @throws Error when the row has no event type or no payload (the sender keeps it as `last_error` and retries)
  */
-export function eventEnvelope(delivery: Pick<Delivery, 'event' | 'payload' | 'createdAt'>): EventEnvelope {
+function eventEnvelope(delivery: Pick<Delivery, 'event' | 'payload' | 'createdAt'>): EventEnvelope {
   if (delivery.event === null || delivery.payload === null) throw new Error('the event row has no type or no data');
   return { type: delivery.event, timestamp: delivery.createdAt.toISOString(), data: delivery.payload };
 }
@@ -38,7 +38,7 @@ export function eventEnvelope(delivery: Pick<Delivery, 'event' | 'payload' | 'cr
  * seconds since the epoch) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`,
  * made by the standardwebhooks library).
  */
-export function eventHeaders(signer: Webhook, deliveryId: string, body: string, now: Date = new Date()): Record<string, string> {
+function eventHeaders(signer: Webhook, deliveryId: string, body: string, now: Date = new Date()): Record<string, string> {
   return {
     'webhook-id': deliveryId,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),

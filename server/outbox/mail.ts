@@ -271,7 +271,7 @@ function smtpProblem(error: unknown): Error {
 }
 
 /** Where the mail of a delivery is written without SMTP: `<emlDir>/<delivery id>.eml`. */
-export function mailFile(emlDir: string, deliveryId: string): string {
+function mailFile(emlDir: string, deliveryId: string): string {
   return join(emlDir, `${deliveryId}.eml`);
 }
 

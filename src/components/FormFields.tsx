@@ -23,7 +23,7 @@ interface TextFieldProps {
 }
 
 /** The browser's own message for an empty required field (Chromium's wording), used for one of only spaces. */
-export const REQUIRED_MESSAGE = 'Please fill out this field.';
+const REQUIRED_MESSAGE = 'Please fill out this field.';
 
 /** The server's length limit for a field (DESIGN.md §4, shared/submission.ts), in characters. */
 function maxLengthOf(type: TextFieldProps['type'], multiline: boolean): number | undefined {

@@ -20,7 +20,7 @@ const PAGE_HEAD_SELECTOR = 'meta[name="description"], meta[name="robots"], link[
  * @param route - the page's route in spec §2, or `/404`
  * @returns the document title and the `<meta>` and `<link>` elements, in head order
  */
-export function pageHeadTags(route: MetaRoute): { title: string; tags: HeadTag[] } {
+function pageHeadTags(route: MetaRoute): { title: string; tags: HeadTag[] } {
   const meta = pageMeta[route];
   const url = `${SITE_URL}${route === '/' ? '/' : route}`;
   return {

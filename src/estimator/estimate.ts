@@ -106,7 +106,7 @@ export function averageQpsText(averageQps: number): string {
 }
 
 /** The address's parameter that carries the estimate: `/?queries=12M#pricing`. */
-export const QUERIES_PARAM = 'queries';
+const QUERIES_PARAM = 'queries';
 
 /**
  * The volume a shared address names.

@@ -16,7 +16,7 @@ export interface PrivacyRequest {
 }
 
 /** First line of the text block sent as useCaseDescription (spec §3). */
-export const PRIVACY_REQUEST_HEADING = 'CCPA Privacy Rights Request';
+const PRIVACY_REQUEST_HEADING = 'CCPA Privacy Rights Request';
 
 /** The text block of spec §3 sent as useCaseDescription. */
 function requestBlock(types: string, details: string): string {

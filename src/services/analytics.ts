@@ -45,7 +45,7 @@ export interface AnalyticsSession {
  * ANALYTICS_IDLE_TIMEOUT_MS ms after the load event at the latest. Where the browser has no
  * `requestIdleCallback` (Safari), in the task after the load event. Never rejects.
  */
-export function afterLoadWhenIdle(): Promise<void> {
+function afterLoadWhenIdle(): Promise<void> {
   return new Promise((resolve) => {
     const whenIdle = () => {
       if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => resolve(), { timeout: ANALYTICS_IDLE_TIMEOUT_MS });

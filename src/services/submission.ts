@@ -53,7 +53,7 @@ export class SubmissionError extends Error {
  * Reads an HTTP `Retry-After` value (RFC 9110 §10.2.3): delay-seconds or an HTTP date.
  * @returns the wait in ms (0 for a date in the past), or null when the value is neither
  */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
+function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
   if (!value) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);

@@ -69,7 +69,7 @@ describe('layering enforced by lint', () => {
     ['src/estimator/example.ts', "import { monthlyCostUsd } from '@/config/site';\nimport { grouped } from '@/utils/format';"],
     ['src/hooks/useExample.ts', "import { useEffect } from 'react';\nimport { draftFromFormData } from '@/forms/draft';\nimport { prefersReducedMotion } from '@/utils/motion';"],
     ['server/example.ts', "import { TEXT_LIMITS } from '#shared/submission';\nimport { createApp } from './http/app.ts';"],
-    ['server/http/example.ts', "import { sqlStateOf } from '../db/submissions.ts';\nimport { startOutbox } from '../outbox/sender.ts';\nimport { MAX_BODY_BYTES } from '../limits.ts';\nimport { readConfig } from '../config.ts';"],
+    ['server/http/example.ts', "import { acceptSubmissions } from '../db/submissions.ts';\nimport { startOutbox } from '../outbox/sender.ts';\nimport { VERIFICATION_BODY_MAX_BYTES } from '../limits.ts';\nimport { readConfig } from '../config.ts';"],
     ['server/cli/example.ts', "import { purgeExpired } from '../db/retention.ts';\nimport { removeMailFiles } from '../outbox/mail.ts';\nimport { readConfig } from '../config.ts';"],
     ['server/outbox/example.ts', "import { rowsOf } from '../db/database.ts';\nimport { WEBHOOK_TIMEOUT_MS } from '../limits.ts';"],
     ['server/outbox/messages/example.ts', "import type { PrivacyOutcome } from '../../db/schema.ts';"],

@@ -36,10 +36,10 @@ export interface Model {
 }
 
 /** A failure a later attempt may fix: the outbox keeps the submission. */
-export const HTTP_503 = new SubmissionError('HTTP error! status: 503', 503);
+const HTTP_503 = new SubmissionError('HTTP error! status: 503', 503);
 
 /** A failure no later attempt fixes: not kept, not retried. */
-export const HTTP_400 = new SubmissionError('HTTP error! status: 400', 400);
+const HTTP_400 = new SubmissionError('HTTP error! status: 400', 400);
 
 /** The status a sample `xstate.error.actor.submitRequest` event stands for. */
 export function statusOf(event: AnyEventObject): number {
@@ -78,7 +78,7 @@ export const inviteModel: Model = {
   stateOf: (s) => [s.value, s.context.clientIp],
 };
 
-export const privacyRequestPayload = privacyRequestToInvitePayload({
+const privacyRequestPayload = privacyRequestToInvitePayload({
   fullName: 'Ada Lovelace',
   email: 'ada@example.com',
   requestType: ['Delete'],
@@ -93,7 +93,7 @@ export const privacyRequestModel: Model = {
   stateOf: (s) => [s.value, s.context.clientIp, s.context.error !== null],
 };
 
-export const consentInputs: ConsentInput[] = [
+const consentInputs: ConsentInput[] = [
   { stored: null, gpc: false },
   { stored: 'accepted', gpc: false },
   { stored: 'rejected', gpc: false },
@@ -156,14 +156,14 @@ export const outboxModel: Model = {
 };
 
 /** The request the verification model's look-ups answer (11 CCR §7060). */
-export const verificationAnswer = (status: VerificationAnswer['status']): VerificationAnswer => ({
+const verificationAnswer = (status: VerificationAnswer['status']): VerificationAnswer => ({
   status,
   requestTypes: ['Access/Know', 'Delete'],
   receivedAt: '2026-11-20T09:30:00.000Z',
 });
 
 /** Where a verification page is opened: the link (token in the fragment), a reload (token in the history state), no token, a malformed one. */
-export const verifyInputs: VerifyInput[] = [
+const verifyInputs: VerifyInput[] = [
   { hash: `#token=${SAMPLE_TOKEN}`, state: null },
   { hash: '', state: { verificationToken: SAMPLE_TOKEN } },
   { hash: '', state: null },
@@ -196,10 +196,10 @@ export const verifyModel: Model = {
  * The browser's refusal of a passkey ceremony when the member closes its dialog, as @simplewebauthn/browser
  * throws it: an Error named after the browser's DOMException (`NotAllowedError`).
  */
-export const CEREMONY_CANCELLED = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' });
+const CEREMONY_CANCELLED = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' });
 
 /** A team call that got no answer (offline). */
-export const TEAM_OFFLINE_ERROR = new TeamApiError('The server could not be reached', null);
+const TEAM_OFFLINE_ERROR = new TeamApiError('The server could not be reached', null);
 
 export const teamSessionModel: Model = {
   name: 'teamSession',
@@ -227,7 +227,7 @@ export const teamSessionModel: Model = {
 };
 
 /** Where an enrollment page is opened: its link, an address without a token, a link cut short. */
-export const teamEnrollInputs: TeamEnrollInput[] = [{ token: ENROLL_TOKEN }, { token: null }];
+const teamEnrollInputs: TeamEnrollInput[] = [{ token: ENROLL_TOKEN }, { token: null }];
 
 export const teamEnrollModel: Model = {
   name: 'teamEnroll',
@@ -244,13 +244,13 @@ export const teamEnrollModel: Model = {
 };
 
 /** The team's calls failing: no answer, a 5xx, the session ended (401), the chart's refusal (409). */
-export const TEAM_503 = new TeamApiError('The server answered 503', 503);
-export const TEAM_401 = new TeamApiError('No session', 401);
-export const TEAM_409 = new TeamApiError('Nothing changed', 409, ['request 00000000-0000-4000-8000-000000000001 is waitlisted: waitlist is possible only when it is received']);
+const TEAM_503 = new TeamApiError('The server answered 503', 503);
+const TEAM_401 = new TeamApiError('No session', 401);
+const TEAM_409 = new TeamApiError('Nothing changed', 409, ['request 00000000-0000-4000-8000-000000000001 is waitlisted: waitlist is possible only when it is received']);
 
 /** The queue's two pages as the mocked server answers them (mocks/teamHandlers.ts): four requests and a cursor, then two. */
-export const QUEUE_FIRST_PAGE = queuePageOf(new URLSearchParams());
-export const QUEUE_LAST_PAGE = queuePageOf(new URLSearchParams('after=page-4'));
+const QUEUE_FIRST_PAGE = queuePageOf(new URLSearchParams());
+const QUEUE_LAST_PAGE = queuePageOf(new URLSearchParams('after=page-4'));
 
 export const teamQueueModel: Model = {
   name: 'teamQueue',

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { StrictMode } from 'react';
 import { MemoryRouter, Outlet } from 'react-router-dom';
 import { AddressBar } from './addressBar';
@@ -71,11 +71,6 @@ export function teamCalls(method: 'GET' | 'POST', path: string): SentRequest[] {
 /** Every route of the team's API answering `status` with `{ error, refusals }`, for the one test that needs it. */
 export function teamAnswers(method: 'get' | 'post', path: string, status: number, body: Record<string, unknown> = { error: `status ${status}` }) {
   server.use(http[method](`${TEAM_API_PATH}${path}`, async () => (status === 0 ? HttpResponse.error() : HttpResponse.json(body, { status }))));
-}
-
-/** A route of the team's API that never answers (to see the page while it waits). */
-export function teamHangs(method: 'get' | 'post', path: string) {
-  server.use(http[method](`${TEAM_API_PATH}${path}`, async () => delay('infinite')));
 }
 
 /** axe-core on the rendered page: no WCAG 2.2 AA violation (colour contrast is checked in a real browser: jsdom computes no colours). */

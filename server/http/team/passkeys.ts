@@ -19,13 +19,13 @@ import { refusalLogOf, type AppOptions } from '../options.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 /** The name of the relying party a passkey dialog shows. */
-export const RP_NAME = 'Sonde team';
+const RP_NAME = 'Sonde team';
 
 /** The one answer to an enrollment link unknown, used or expired (no oracle: the three are not told apart). */
-export const ENROLLMENT_GONE_ERROR = 'This enrollment link is not valid: it was used, it expired, or it never existed. Ask for a new one (team link).';
+const ENROLLMENT_GONE_ERROR = 'This enrollment link is not valid: it was used, it expired, or it never existed. Ask for a new one (team link).';
 
 /** The one answer to a failed sign-in, whatever failed. */
-export const SIGN_IN_FAILED_ERROR = 'Sign-in failed';
+const SIGN_IN_FAILED_ERROR = 'Sign-in failed';
 
 /** A WebAuthn response as the browser's JSON (`@simplewebauthn/browser`): shape-checked here (its id base64url, as WebAuthn L3 §5.1 gives it), every field checked by the library. */
 const credentialJson = z.looseObject({

@@ -17,7 +17,7 @@ import type { TeamContext, TeamEnv } from './session.ts';
 const METADATA_KEYS: ReadonlyArray<keyof ClientMetadata> = ['submittedAt', 'clientIP', 'browserId', 'userAgent', 'browserLanguage', 'timezone', 'screenResolution'];
 
 /** The `state` filter: an invite's review state, a request `open` or `done`, or an open privacy request `overdue`. */
-export const QUEUE_STATES = [...REVIEW_STATES, 'open', 'done', 'overdue'] as const;
+const QUEUE_STATES = [...REVIEW_STATES, 'open', 'done', 'overdue'] as const;
 
 /** A cursor's content: PostgreSQL's text of a `timestamptz` and a UUID. */
 const cursorShape = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/), z.uuid()]);

@@ -22,7 +22,7 @@ export type TeamEnv = {
 };
 
 /** The session cookie's name without its prefix: the browser holds `__Host-sonde_team`. */
-export const SESSION_COOKIE = 'sonde_team';
+const SESSION_COOKIE = 'sonde_team';
 
 /** A session token as {@link startSession} makes it: 32 bytes, base64url. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

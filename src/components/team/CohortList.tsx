@@ -3,7 +3,7 @@ import * as styles from './Cohorts.css';
 import { dayOf } from './format';
 
 /** How full a cohort is, in words: `12 of 25`, or `12 accepted, no limit`. */
-export function fullness(cohort: Cohort): string {
+function fullness(cohort: Cohort): string {
   return cohort.capacity === null ? `${cohort.accepted} accepted, no limit` : `${cohort.accepted} of ${cohort.capacity}`;
 }
 

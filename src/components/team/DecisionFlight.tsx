@@ -13,7 +13,7 @@ import { DECISION_LABELS } from './labels';
 export type DecisionActor = ActorRefFrom<typeof teamDecisionMachine>;
 
 /** What a decision does, in words: `Accept 3 requests into Cohort 1`. */
-export function decisionTitle(draft: DecisionDraft, count: number): string {
+function decisionTitle(draft: DecisionDraft, count: number): string {
   const what = `${DECISION_LABELS[draft.decision]}: ${counted(count, 'request')}`;
   return draft.decision === 'accept' ? `${what} into ${draft.cohort.name}` : what;
 }

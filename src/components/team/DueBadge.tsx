@@ -3,8 +3,8 @@ import { badge } from './Badge.css';
 import { counted, dayOf } from './format';
 
 /** Days left from which a due date is no longer green (the DSR tools' amber), and red. */
-export const DUE_SOON_DAYS = 10;
-export const DUE_URGENT_DAYS = 5;
+const DUE_SOON_DAYS = 10;
+const DUE_URGENT_DAYS = 5;
 
 /**
  * A privacy request's due date (11 CCR §7021(b)) counting down: 10 days or more left green, under 10
