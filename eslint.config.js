@@ -92,6 +92,19 @@ export default tseslint.config(
   ]),
   layer(['shared/**/*.ts'], 'shared/ is imported by client and server and imports neither', [...REACT, '@/*', '\\#machines/*', '../*']),
   {
+    // A promise the server lets go of unhandled ends the process when it rejects (Node's default for an
+    // unhandled rejection), and the server never exits on a request: every promise in server/ is awaited,
+    // caught, or marked `void` where its own chain ends in a catch. These rules read the types (the
+    // TypeScript project, tsconfig.json).
+    files: ['server/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // Playwright fixtures call `use`, which is not React's hook.
     files: ['tests/e2e/**/*.ts'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },

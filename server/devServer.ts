@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
@@ -34,31 +35,31 @@ export function sondeApi(): Plugin {
       };
       let listener: ReturnType<typeof getRequestListener> | undefined;
       server.httpServer?.once('close', () => {
-        void database?.then((db) => db.close());
+        void database?.then((db) => db.close()).catch((err: unknown) => logger.error({ err }, 'closing the database failed'));
       });
-      server.middlewares.use(async (req, res, next) => {
-        if (!req.url?.startsWith('/api/')) return next();
-        try {
-          if (!listener) {
-            database ??= openDatabase(config.database);
-            const app = createApp({
-              database: await database,
-              logger,
-              rateLimitPerMinute: config.rateLimitPerMinute,
-              trustProxy: config.trustProxy,
-              trustedProxyHops: config.trustedProxyHops,
-              publicOrigin: viteOrigin,
-              allowedOrigins: () => {
-                const { config, port } = viteAddress();
-                return allowedOriginsOf(config, port);
-              },
-            });
-            listener ??= getRequestListener(app.fetch);
-          }
-          await listener(req, res);
-        } catch (error) {
-          next(error);
+      /** The server's app for one `/api/*` request, made on the first (the database opens then). */
+      const answerApi = async (req: IncomingMessage, res: ServerResponse) => {
+        if (!listener) {
+          database ??= openDatabase(config.database);
+          const app = createApp({
+            database: await database,
+            logger,
+            rateLimitPerMinute: config.rateLimitPerMinute,
+            trustProxy: config.trustProxy,
+            trustedProxyHops: config.trustedProxyHops,
+            publicOrigin: viteOrigin,
+            allowedOrigins: () => {
+              const { config, port } = viteAddress();
+              return allowedOriginsOf(config, port);
+            },
+          });
+          listener ??= getRequestListener(app.fetch);
         }
+        await listener(req, res);
+      };
+      server.middlewares.use((req, res, next) => {
+        if (!req.url?.startsWith('/api/')) return next();
+        answerApi(req, res).catch(next);
       });
     },
   };

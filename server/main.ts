@@ -121,7 +121,7 @@ export async function startServer(
       .then(() => vacuumPglite(database))
       .catch((err: unknown) => logger.error({ err }, 'vacuum failed'));
   void purge();
-  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+  const purgeTimer = setInterval(() => void purge(), PURGE_INTERVAL_MS);
   purgeTimer.unref();
   // Between the daily vacuums, autovacuum's analyze rule, on PGlite only (server/db/maintenance.ts).
   const analyzeTimer =
