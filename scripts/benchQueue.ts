@@ -12,7 +12,7 @@ import { startSession } from '../server/db/teamSessions.ts';
 import { TEAM_QUEUE_PAGE_MAX } from '../server/limits.ts';
 
 /** Requests stored before measuring. */
-export const QUEUE_ROWS = 100_000;
+const QUEUE_ROWS = 100_000;
 /** Share of them that are privacy requests (the rest invite requests). */
 const PRIVACY_SHARE = 0.2;
 /** Requests answered, one at a time, before measuring (not counted). */

@@ -49,7 +49,7 @@ function mermaidLabel(row: TransitionRow): string {
 }
 
 /** A Mermaid stateDiagram-v2 of the machine: nested and parallel states, then every transition. */
-export function mermaidDiagram(machine: AnyStateMachine): string {
+function mermaidDiagram(machine: AnyStateMachine): string {
   const lines = ['stateDiagram-v2'];
   const children = (node: AnyStateNode) => Object.values(node.states) as AnyStateNode[];
 

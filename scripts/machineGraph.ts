@@ -46,7 +46,7 @@ export function stateNodesOf(machine: AnyStateMachine): AnyStateNode[] {
 }
 
 /** The transition definitions leaving one state node: its events' (`toDirectedGraph`'s edges), then its eventless ones. */
-export function transitionsFrom(node: AnyStateNode): AnyTransitionDefinition[] {
+function transitionsFrom(node: AnyStateNode): AnyTransitionDefinition[] {
   const evented = toDirectedGraph(node).edges.map((edge) => edge.transition);
   return [...new Set(evented)].concat(node.always ?? []);
 }
@@ -78,7 +78,7 @@ function guardName(guard: unknown): string | undefined {
 }
 
 /** A reader's name for an event type, with the delay's value for `after` events. */
-export function describeEvent(eventType: string): string {
+function describeEvent(eventType: string): string {
   if (eventType === '') return 'always';
   const after = /^xstate\.after\.([^.]+)\./.exec(eventType);
   if (after) {

@@ -109,9 +109,10 @@ describe("the server's promises, checked with its types by lint", () => {
   };
   const later = 'async function later(): Promise<void> {}\n';
 
-  it('refuses a promise let go of, and one passed where nothing waits for it', async () => {
+  it('refuses a promise let go of, one passed where nothing waits for it, and an await of what is no promise', async () => {
     expect(await promiseErrors(`${later}later();\nexport {};\n`)).toEqual(['@typescript-eslint/no-floating-promises']);
     expect(await promiseErrors(`${later}setInterval(later, 1000);\nexport {};\n`)).toEqual(['@typescript-eslint/no-misused-promises']);
+    expect(await promiseErrors('const done = 1;\nawait done;\nexport {};\n')).toEqual(['@typescript-eslint/await-thenable']);
   }, 60_000);
 
   it('takes one that is awaited, caught, or marked void', async () => {
