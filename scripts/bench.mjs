@@ -103,8 +103,9 @@ const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) 
 /**
  * Lighthouse runs of each side (the page, its no-script copy, the page without PostHog), in turn: the
  * medians are compared.
- * Nine, not five: Lighthouse's simulation multiplies each observed task by 4, and on these shared 2-core
- * machines the TBT of one page moves in clusters. /privacy-request, 9 runs of each (2026-11-27): the
+ * Nine, not five: Lighthouse's simulation multiplies each observed task by the CPU slowdown (4 at an
+ * index of 1,533, more on a faster host), and on these shared 2-core machines the TBT of one page moves in
+ * clusters. /privacy-request, 9 runs of each (2026-11-27): the
  * no-script copy 7, 2, 25, 12, 15, 32, 3, 52, 1 ms, the page 29, 11, 13, 114, 19, 20, 26, 64, 1 ms: medians
  * 12 and 20 ms (7 and 11 in the round before), where five of those runs give the page a median anywhere
  * from 13 to 29 ms.
