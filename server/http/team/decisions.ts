@@ -7,15 +7,12 @@ import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_COHORT_CAPACITY_MAX, TEAM_DECISION_BATCH_MAX } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { memberName as by, requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
+import { memberName as by, inviteDecisionFields, requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
-const decisionBody = z.object({
+const decisionBody = inviteDecisionFields.extend({
   decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
   ids: z.array(requestId).min(1).max(TEAM_DECISION_BATCH_MAX),
-  cohort: teamText.optional(),
-  reason: teamText.optional(),
-  note: teamText.optional(),
 }).superRefine(requireCohortToAccept);
 
 const noteBody = z.object({ requestId: z.string(), text: teamText });

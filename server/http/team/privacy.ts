@@ -8,19 +8,14 @@ import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_AUTH_BODY_MAX_BYTES } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { memberName, recordText, shapeProblem } from './bodies.ts';
+import { memberName, privacyStepFields, requireBasisToRespond, shapeProblem } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 /** A request's id as the database prints it (RFC 9562 §4); one that is no UUID is no request (404). */
 const id = z.string().transform((value) => value.toLowerCase());
 const verifyBody = z.object({ id });
-const extendBody = z.object({ id, reason: recordText });
-const respondBody = z.object({
-  id,
-  outcome: z.enum(['complied', 'denied', 'partly']),
-  reason: recordText.optional(),
-  attachSubject: z.boolean().optional(),
-});
+const extendBody = privacyStepFields.extend.extend({ id });
+const respondBody = privacyStepFields.respond.extend({ id }).superRefine(requireBasisToRespond);
 
 /**
  * The team's steps on a privacy request in the console, behind the same-origin check (403) and a session
