@@ -133,7 +133,7 @@ describe.each(testEngines())('mail preview in the console on $name', (engine) =>
     }
     const unknownCohort = await preview({ decision: 'accept', ids: [id], cohort: 'Nope' });
     expect(unknownCohort.status).toBe(409);
-    expect(unknownCohort.json).toEqual({ error: 'no cohort "Nope": create it with cohort add' });
+    expect(unknownCohort.json).toEqual({ error: 'no cohort "Nope": create it first' });
   });
 
   it.each([

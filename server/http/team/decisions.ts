@@ -51,7 +51,7 @@ export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: Te
       const at = team.now();
       try {
         const decided = await inTeamTransaction(db, 'write', async (tx) => {
-          const moved = await decideInvites(tx, { ...parsed.data, by: by(member), at, events: options.outbox?.events ?? false });
+          const moved = await decideInvites(tx, { ...parsed.data, by: by(member), at, events: options.outbox?.events ?? false, reader: 'api' });
           for (const { id } of moved) await audit(tx, { at, memberId: member.id, action: 'decision', requestId: id, detail: parsed.data.decision });
           return moved;
         });

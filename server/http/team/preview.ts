@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { PRIVACY_EMAIL } from '#shared/policy';
-import { listCohorts } from '../../db/decisions.ts';
+import { listCohorts, noCohort } from '../../db/decisions.ts';
 import { findQueueEntries } from '../../db/queue.ts';
 import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_DECISION_BATCH_MAX } from '../../limits.ts';
@@ -75,7 +75,7 @@ export function previewRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       const kind = PRIVACY_STEPS.has(decision) ? 'privacy' : 'invite';
       const requests = ids.map((id) => byId.get(id)).filter((entry) => entry?.submissions.kind === kind && (kind === 'invite' || entry.privacy_records));
       if (requests.length !== ids.length) return problem(c, 404, 'No such request');
-      if (decision === 'accept' && !cohort) return problem(c, 409, `no cohort "${cohortName}": create it with cohort add`);
+      if (decision === 'accept' && !cohort) return problem(c, 409, noCohort(cohortName, 'api'));
       const mails = previewMails(
         requests.map((entry) => ({ row: entry!.submissions, record: entry!.privacy_records })),
         decision,
