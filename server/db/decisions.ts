@@ -1,6 +1,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { DECIDED_STATE, inviteReviewMachine, reviewAt, type InviteDecision, type InviteReviewEvent } from '#machines/inviteReviewMachine';
 import { rowsOf, type Db } from './database.ts';
+import type { Reader } from './privacyCourse.ts';
 import { cohorts, deliveries, submissions, timeline, type DecisionEvent, type MailMessage, type ReviewState, type TimelineAction } from './schema.ts';
 
 /** A cohort with how many accepted requests it holds. */
@@ -29,7 +30,21 @@ export interface InviteDecisionInput {
   note?: string | null;
   /** write the signed decision event too (`SONDE_EVENTS_WEBHOOK_URL` is set) */
   events: boolean;
+  /** whose words a refusal is in: the command line's commands (the default), or the team's API's */
+  reader?: Reader;
 }
+
+/** What a refusal tells its reader to do instead: the command line names its commands. */
+const INSTEAD: Record<Reader, { addCohort: string; respond: string }> = {
+  cli: { addCohort: 'create it with cohort add', respond: 'answer it with respond' },
+  api: { addCohort: 'create it first', respond: 'answer it with its privacy steps' },
+};
+
+/**
+ * An acceptance into a cohort that does not exist, in `reader`'s words (`decideInvites`, and the console's preview).
+ * @param name - the cohort as the team named it
+ */
+export const noCohort = (name: string | undefined, reader: Reader = 'cli'): string => `no cohort "${name}": ${INSTEAD[reader].addCohort}`;
 
 /** One request a decision moved. */
 export interface Decided {
@@ -159,7 +174,7 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
   let cohort: CohortView | undefined;
   if (input.decision === 'accept') {
     const [locked] = await db.select().from(cohorts).where(eq(cohorts.name, input.cohort ?? '')).for('update');
-    if (!locked) throw new DecisionRefusedError([`no cohort "${input.cohort}": create it with cohort add`]);
+    if (!locked) throw new DecisionRefusedError([noCohort(input.cohort, input.reader)]);
     const [{ accepted } = { accepted: 0 }] = await db.select({ accepted: sql<number>`count(*)::int` }).from(submissions).where(eq(submissions.cohortId, locked.id));
     cohort = { id: locked.id, name: locked.name, startsOn: locked.startsOn, capacity: locked.capacity, accepted };
   }
@@ -169,7 +184,7 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
   for (const id of ids) {
     const row = byId.get(id);
     if (!row) refusals.push(`no request ${id}`);
-    else if (row.kind !== 'invite' || !row.reviewState) refusals.push(`request ${id} is a privacy request: answer it with respond (the record and the mail the law asks for)`);
+    else if (row.kind !== 'invite' || !row.reviewState) refusals.push(`request ${id} is a privacy request: ${INSTEAD[input.reader ?? 'cli'].respond} (the record and the mail the law asks for)`);
     else {
       const refusal = reviewRefusal(id, row.reviewState, eventOf(input, cohort, (cohort?.accepted ?? 0) + decided.length));
       if (refusal) refusals.push(refusal);

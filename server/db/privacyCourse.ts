@@ -42,7 +42,27 @@ export type RefusalRule =
   /** any other step the chart does not take from this state */
   | 'notNow';
 
-/** Why the course refuses a step: the rule, and the line the team's command line prints. */
+/**
+ * Who reads a refusal: the team's command line, whose words name its commands and flags (`--reason`,
+ * `verify <id>`), or the team's API, whose answers the console shows and which names its fields and steps.
+ */
+export type Reader = 'cli' | 'api';
+
+/** The words of a refusal that differ between its two readers: what to do instead. */
+const INSTEAD = {
+  cli: {
+    basis: (outcome: PrivacyOutcome) => `error: --reason is required when the outcome is ${outcome}`,
+    confirmOrDeny: (id: string) => `Record how they confirmed with verify ${id}, or answer --outcome denied (or partly) with the reason`,
+    respond: 'answer it with respond',
+  },
+  api: {
+    basis: (outcome: PrivacyOutcome) => `reason is required when the outcome is ${outcome}`,
+    confirmOrDeny: () => 'Record how they confirmed (verify), or answer with the outcome denied (or partly) and the reason',
+    respond: 'answer it (respond)',
+  },
+} as const;
+
+/** Why the course refuses a step: the rule, and the line its reader (the command line's, by default) is shown. */
 export interface CourseRefusal {
   rule: RefusalRule;
   message: string;
@@ -76,21 +96,22 @@ export function privacyCourseOf(record: PrivacyRecordRow, now: Date): PrivacyCou
 
 /**
  * A response's own fault, before any request is read: a denial or a partial answer without its basis
- * (the chart's `statesBasis`; the command line exits 2 on it, as for any bad argument).
+ * (the chart's `statesBasis`; the command line exits 2 on it, as for any bad argument), in `reader`'s words:
+ * the command line's names its flag (`--reason`), the API's its field (`reason`).
  */
-export function unfoundedResponse(answer: { outcome: PrivacyOutcome; reason?: string | undefined }): CourseRefusal | undefined {
+export function unfoundedResponse(answer: { outcome: PrivacyOutcome; reason?: string | undefined }, reader: Reader = 'cli'): CourseRefusal | undefined {
   if (statesBasis(answer)) return undefined;
-  return { rule: 'noBasis', message: `error: --reason is required when the outcome is ${answer.outcome}: the requester is told why (11 CCR §7022, §7024)` };
+  return { rule: 'noBasis', message: `${INSTEAD[reader].basis(answer.outcome)}: the requester is told why (11 CCR §7022, §7024)` };
 }
 
 /**
  * Whether the course of request `id` takes `event` from `course`, and if not, why: `undefined` when the
- * chart takes it (`snapshot.can`), else the rule that refused it and the line the command line prints
- * (`request <id> …`; exit 1, except `verifiedAlready`, which it prints as a success, and `noBasis` and
+ * chart takes it (`snapshot.can`), else the rule that refused it and the line `reader` is shown (the
+ * command line's by default: `request <id> …`; exit 1, except `verifiedAlready`, which it prints as a success, and `noBasis` and
  * `noReason`, exit 2). The reasons are read off the chart's state and its record, in the order the
  * command line has always named them. Pure.
  */
-export function refusalOf(id: string, course: PrivacyCourse, event: PrivacyCourseEvent): CourseRefusal | undefined {
+export function refusalOf(id: string, course: PrivacyCourse, event: PrivacyCourseEvent, reader: Reader = 'cli'): CourseRefusal | undefined {
   if (course.can(event)) return undefined;
   const record = course.context;
   const answered = course.matches('responded');
@@ -107,13 +128,13 @@ export function refusalOf(id: string, course: PrivacyCourse, event: PrivacyCours
       if (event.outcome === 'complied' && course.matches({ received: { identity: 'unverified' } })) {
         return refuse(
           'notVerified',
-          `request ${id} is not verified: a request to know, delete, correct or port is not carried out before its requester confirms it is them (11 CCR §7060). Record how they confirmed with verify ${id}, or answer --outcome denied (or partly) with the reason`,
+          `request ${id} is not verified: a request to know, delete, correct or port is not carried out before its requester confirms it is them (11 CCR §7060). ${INSTEAD[reader].confirmOrDeny(id)}`,
         );
       }
-      return unfoundedResponse(event) ?? refuse('notNow', `request ${id} cannot be answered now`);
+      return unfoundedResponse(event, reader) ?? refuse('notNow', `request ${id} cannot be answered now`);
     case 'verify':
       if (answered) return refuse('answered', `request ${id} was already answered ${onAnswer}: there is nothing left to verify it for`);
-      if (pastDue) return refuse('pastDue', `request ${id} was due on ${dueDay}: verify records an identity check before the due date; answer it with respond`);
+      if (pastDue) return refuse('pastDue', `request ${id} was due on ${dueDay}: verify records an identity check before the due date; ${INSTEAD[reader].respond}`);
       if (record.verifiedAt) return refuse('verifiedAlready', `request ${id} was already verified on ${record.verifiedAt}`);
       return refuse('notNow', `request ${id} cannot be verified now`);
     case 'extend':

@@ -1,6 +1,6 @@
 import type { Db } from './database.ts';
 import { extendDueDate, lockPrivacyRecord, recordResponse, recordVerifiedByTeam } from './privacyAnswers.ts';
-import { privacyCourseOf, refusalOf, unfoundedResponse, type RefusalRule } from './privacyCourse.ts';
+import { privacyCourseOf, refusalOf, unfoundedResponse, type Reader, type RefusalRule } from './privacyCourse.ts';
 import type { PrivacyOutcome } from './schema.ts';
 import { lockRequest } from './submissions.ts';
 import type { PrivacyRecord, Row } from './summary.ts';
@@ -85,14 +85,17 @@ async function lockPrivacy(db: Db, id: string): Promise<{ row: Row; record: Priv
  * Takes one step on privacy request `id` at `now`, if the course's chart takes it from the stored record:
  * `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the outbox in one
  * statement (the running server sends it); `verify` records the team's identity check. Whatever refused
- * it, nothing is written.
+ * it, nothing is written. A refusal's message is in `reader`'s words (server/db/privacyCourse.ts `Reader`):
+ * the command line's commands and flags, or the team's API's fields and steps.
  * @returns what was done; a `verify` of a request verified already (or meanwhile) is no error: `changed` false
  * @throws {@link PrivacyStepError}: no such request (or not a UUID), an invite request, no record, the
  *   chart's refusal (`problem` its rule, `message` its words), or the same step taken meanwhile
  */
-export async function takePrivacyStep(db: Db, id: string, step: PrivacyStep, now: Date): Promise<PrivacyStepTaken> {
+export async function takePrivacyStep(db: Db, id: string, step: PrivacyStep, now: Date, reader: Reader = 'cli'): Promise<PrivacyStepTaken> {
+  // what the team does to see the step taken meanwhile
+  const see = reader === 'cli' ? `see show ${id}` : 'reload the request';
   if (step.type === 'respond') {
-    const unfounded = unfoundedResponse(step);
+    const unfounded = unfoundedResponse(step, reader);
     if (unfounded) throw new PrivacyStepError(unfounded.rule, unfounded.message);
   }
   const { record } = await lockPrivacy(db, id);
@@ -101,25 +104,25 @@ export async function takePrivacyStep(db: Db, id: string, step: PrivacyStep, now
   switch (step.type) {
     case 'verify': {
       // An identity check is a step before the response, within the time the law gives (§7021(b)).
-      const refusal = refusalOf(id, course, { type: 'verify', by: 'team', at });
+      const refusal = refusalOf(id, course, { type: 'verify', by: 'team', at }, reader);
       if (refusal?.rule === 'verifiedAlready') return { changed: false, message: refusal.message };
       if (refusal) throw new PrivacyStepError(refusal.rule, refusal.message);
       // One statement: the record, and the links of its confirmation, which now say it is already confirmed.
-      if (!(await recordVerifiedByTeam(db, id, now))) return { changed: false, message: `request ${id} was verified meanwhile: see show ${id}` };
+      if (!(await recordVerifiedByTeam(db, id, now))) return { changed: false, message: `request ${id} was verified meanwhile: ${see}` };
       return { changed: true };
     }
     case 'extend': {
-      const refusal = refusalOf(id, course, { type: 'extend', reason: step.reason, at });
+      const refusal = refusalOf(id, course, { type: 'extend', reason: step.reason, at }, reader);
       if (refusal) throw new PrivacyStepError(refusal.rule, refusal.message);
       const dueAt = await extendDueDate(db, id, { at: now, reason: step.reason });
-      if (!dueAt) throw new PrivacyStepError('meanwhile', `request ${id} was extended or answered meanwhile: see show ${id}`);
+      if (!dueAt) throw new PrivacyStepError('meanwhile', `request ${id} was extended or answered meanwhile: ${see}`);
       return { changed: true, dueAt };
     }
     case 'respond': {
       // What the confirmation promised: nothing is done on an unconfirmed request to know, delete, correct
       // or port (the chart's `unverified`). Denied (unverifiable, §7062) or partly stay open.
       const event = { type: 'respond', outcome: step.outcome, reason: step.reason, attachSubject: step.attachSubject, by: step.by, at } as const;
-      const refusal = refusalOf(id, course, event);
+      const refusal = refusalOf(id, course, event, reader);
       if (refusal) throw new PrivacyStepError(refusal.rule, refusal.message);
       // One statement: the record, the request marked handled, and the outcome mail in the outbox.
       const answered = await recordResponse(db, id, {
@@ -131,7 +134,7 @@ export async function takePrivacyStep(db: Db, id: string, step: PrivacyStep, now
         events: step.events,
       });
       // another respond may have answered it between the look-up and this statement
-      if (!answered) throw new PrivacyStepError('meanwhile', `request ${id} was answered meanwhile: see show ${id}`);
+      if (!answered) throw new PrivacyStepError('meanwhile', `request ${id} was answered meanwhile: ${see}`);
       return { changed: true };
     }
   }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { withDeadline } from '../db/deadline.ts';
 import { HEALTH_CHECK_TIMEOUT_MS } from '../limits.ts';
-import { problem } from './middleware.ts';
+import { onlyMethods } from './middleware.ts';
 import type { AppOptions } from './options.ts';
 
 /**
@@ -23,9 +23,6 @@ export function healthRoutes({ database, logger }: Pick<AppOptions, 'database' |
       return c.json({ status: 'error', database: 'unreachable' }, 503);
     }
   });
-  health.all('/', (c) => {
-    c.header('Allow', 'GET, HEAD');
-    return problem(c, 405, 'Use GET');
-  });
+  health.all('/', onlyMethods('GET', 'HEAD'));
   return health;
 }

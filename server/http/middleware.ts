@@ -12,7 +12,7 @@
  * before a chunked body is read to count its size (spec §7.1 asks for JSON; RFC 9110 §15.5.14 and
  * §15.5.16 set no order between 413 and 415).
  */
-import type { Context, ErrorHandler, Handler, MiddlewareHandler } from 'hono';
+import type { Context, Env, ErrorHandler, Handler, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
@@ -67,11 +67,39 @@ export const wellFormedUrl: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+/**
+ * A route that exists, asked with a method it does not take: 405 `{ error: 'Use <first method>' }` with
+ * `Allow` listing the methods it takes (RFC 9110 §15.5.6: a 405 carries `Allow`).
+ * @param methods - what the route answers, in the order `Allow` names them
+ */
+export const onlyMethods =
+  (...methods: [string, ...string[]]): Handler =>
+  (c) => {
+    c.header('Allow', methods.join(', '));
+    return problem(c, 405, `Use ${methods[0]}`);
+  };
+
 /** A route's `POST` is its only method: anything else (`OPTIONS` is answered before) is 405 with `Allow`. */
-export const onlyPost: Handler = (c) => {
-  c.header('Allow', 'POST, OPTIONS');
-  return problem(c, 405, 'Use POST');
-};
+export const onlyPost: Handler = onlyMethods('POST', 'OPTIONS');
+
+/**
+ * Every path `app` routes answers the methods it has no handler for with {@link onlyMethods}, naming those it
+ * has (`HEAD` with `GET`, which Hono answers by the GET handler), instead of falling through to the API's 404.
+ * Call it once every route is added: it reads `app.routes`.
+ * @returns `app`, with one `all` handler per routed path
+ */
+export function answerOtherMethods<E extends Env>(app: Hono<E>): Hono<E> {
+  const byPath = new Map<string, Set<string>>();
+  for (const { method, path } of app.routes) {
+    if (method === 'ALL') continue;
+    const methods = byPath.get(path) ?? new Set<string>();
+    methods.add(method);
+    if (method === 'GET') methods.add('HEAD');
+    byPath.set(path, methods);
+  }
+  for (const [path, methods] of byPath) app.all(path, onlyMethods(...([...methods] as [string, ...string[]])));
+  return app;
+}
 
 /** Any other path under `/api/`: 404 `{ error: 'Not found' }`, never the site's page. */
 export const apiNotFound: Handler = (c) => c.json({ error: 'Not found' }, 404);

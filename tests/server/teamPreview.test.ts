@@ -133,7 +133,7 @@ describe.each(testEngines())('mail preview in the console on $name', (engine) =>
     }
     const unknownCohort = await preview({ decision: 'accept', ids: [id], cohort: 'Nope' });
     expect(unknownCohort.status).toBe(409);
-    expect(unknownCohort.json).toEqual({ error: 'no cohort "Nope": create it with cohort add' });
+    expect(unknownCohort.json).toEqual({ error: 'no cohort "Nope": create it first' });
   });
 
   it.each([
@@ -149,6 +149,19 @@ describe.each(testEngines())('mail preview in the console on $name', (engine) =>
     const answer = await preview(body);
     expect(answer.status).toBe(400);
     expect((answer.json as { error: string }).error).toMatch(message);
+  });
+
+  it.each([
+    ['an email address in an extension\'s reason', 'extend', { reason: 'Asked by ada@example.com' }],
+    ['an email address in a response\'s reason', 'respond', { outcome: 'partly', reason: 'Asked by ada @ example.com' }],
+    ['a denial without its reason', 'respond', { outcome: 'denied' }],
+    ['a partial answer without its reason', 'respond', { outcome: 'partly' }],
+  ])('refuses with 400, as the step itself does, %s', async (_what, step, fields) => {
+    const request = await privacy();
+    const taken = await client.call('POST', `/privacy/${step}`, { body: { id: request, ...fields } });
+    const previewed = await preview({ decision: step, ids: [request], ...fields });
+    expect([taken.status, previewed.status]).toEqual([400, 400]);
+    expect((previewed.json as { error: string }).error.replace(/^Bad preview: /, '')).toBe((taken.json as { error: string }).error.replace(/^Bad step: /, ''));
   });
 
   it('refuses a preview without a session (401) and from a foreign origin (403)', async () => {

@@ -63,7 +63,7 @@ describe.each(testEngines())('privacy steps in the console on $name', (engine) =
     expect(JSON.stringify(await database.db.select().from(teamAudit))).not.toContain('two systems');
   });
 
-  it('refuses with 409, in the command line\'s words, what the chart does not take: a second extension, an unverified full answer, verifying or answering an answered request; nothing changes', async () => {
+  it('refuses with 409, in the API\'s words, what the chart does not take: a second extension, an unverified full answer, verifying or answering an answered request; nothing changes', async () => {
     const id = await store('Access/Know');
     const extend = () => client.call('POST', '/privacy/extend', { body: { id, reason: 'Waiting on a vendor.' } });
     expect((await extend()).status).toBe(200);
@@ -92,8 +92,8 @@ describe.each(testEngines())('privacy steps in the console on $name', (engine) =
   });
 
   it.each([
-    ['respond', { outcome: 'denied' }, 'error: --reason is required when the outcome is denied: the requester is told why (11 CCR §7022, §7024)'],
-    ['respond', { outcome: 'partly' }, /--reason is required when the outcome is partly/],
+    ['respond', { outcome: 'denied' }, /^Bad step: reason: required when the outcome is denied: the requester is told why \(11 CCR §7022, §7024\)$/],
+    ['respond', { outcome: 'partly' }, /^Bad step: reason: required when the outcome is partly/],
     ['respond', { outcome: 'maybe' }, /^Bad step: outcome/],
     ['respond', { outcome: 'denied', reason: 'Asked by ada@example.com' }, /^Bad step: reason: the reason is kept after the request is erased/],
     ['respond', { outcome: 'complied', attachSubject: 'yes' }, /^Bad step: attachSubject/],

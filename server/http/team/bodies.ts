@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TEXT_LIMITS } from '#shared/submission';
 import { textProblem } from '#shared/text';
+import { statesBasis } from '#machines/privacyCourseMachine';
 import { recordReasonProblem } from '../../db/privacySteps.ts';
 
 /**
@@ -45,6 +46,38 @@ export const recordText = teamText.superRefine((value, ctx) => {
   const problemText = recordReasonProblem(value);
   if (problemText) ctx.addIssue({ code: 'custom', message: problemText });
 });
+
+/** A field a step cannot go without: zod's message for it absent is "required to <step>". */
+const requiredTo = (step: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required to ${step}` : undefined) });
+
+/**
+ * What an invite decision's body holds besides its decision and requests, as `POST /decisions` takes it and
+ * `POST /preview` previews it: the cohort (accept: required, {@link requireCohortToAccept}), the reason told to
+ * the applicant, and the team's note.
+ */
+export const inviteDecisionFields = z.object({ cohort: teamText.optional(), reason: teamText.optional(), note: teamText.optional() });
+
+/**
+ * What a privacy step's body holds besides its request, as `POST /privacy/<step>` takes it and `POST /preview`
+ * previews it: one schema, so the preview refuses what the step refuses. A response's basis is
+ * {@link requireBasisToRespond}.
+ */
+export const privacyStepFields = {
+  extend: z.object({ reason: z.string(requiredTo('extend')).pipe(recordText) }),
+  respond: z.object({
+    outcome: z.enum(['complied', 'denied', 'partly'], requiredTo('respond')),
+    reason: recordText.optional(),
+    attachSubject: z.boolean().optional(),
+  }),
+};
+
+/**
+ * A denial or a partial answer states its basis (11 CCR §7022, §7024; the chart's `statesBasis`): a
+ * refinement of every body that carries a response, `POST /privacy/respond` and `POST /preview`.
+ */
+export function requireBasisToRespond(body: { outcome: 'complied' | 'denied' | 'partly'; reason?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (!statesBasis(body)) ctx.addIssue({ code: 'custom', path: ['reason'], message: `required when the outcome is ${body.outcome}: the requester is told why (11 CCR §7022, §7024)` });
+}
 
 /**
  * An acceptance names its cohort: the request is placed in it and the applicant's mail states it. A

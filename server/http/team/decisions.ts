@@ -7,15 +7,12 @@ import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_COHORT_CAPACITY_MAX, TEAM_DECISION_BATCH_MAX } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { memberName as by, requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
+import { memberName as by, inviteDecisionFields, requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
-const decisionBody = z.object({
+const decisionBody = inviteDecisionFields.extend({
   decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
   ids: z.array(requestId).min(1).max(TEAM_DECISION_BATCH_MAX),
-  cohort: teamText.optional(),
-  reason: teamText.optional(),
-  note: teamText.optional(),
 }).superRefine(requireCohortToAccept);
 
 const noteBody = z.object({ requestId: z.string(), text: teamText });
@@ -54,7 +51,7 @@ export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: Te
       const at = team.now();
       try {
         const decided = await inTeamTransaction(db, 'write', async (tx) => {
-          const moved = await decideInvites(tx, { ...parsed.data, by: by(member), at, events: options.outbox?.events ?? false });
+          const moved = await decideInvites(tx, { ...parsed.data, by: by(member), at, events: options.outbox?.events ?? false, reader: 'api' });
           for (const { id } of moved) await audit(tx, { at, memberId: member.id, action: 'decision', requestId: id, detail: parsed.data.decision });
           return moved;
         });

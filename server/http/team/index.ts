@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { timeout } from 'hono/timeout';
 import { TEAM_API_PATH } from '#shared/team';
-import type { ApiMiddleware } from '../middleware.ts';
+import { answerOtherMethods, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
 import { decisionRoutes } from './decisions.ts';
 import { exportRoutes } from './export.ts';
@@ -22,7 +22,9 @@ export { TEAM_API_PATH };
  * `/requests.csv` (./export.ts). Every answer carries
  * `Cache-Control: no-store` (server/http/middleware.ts `apiHeaders`, on all of `/api/*`); every call
  * needs an `Origin` equal to the public origin (403), and every call but the sign-in and enrollment
- * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts).
+ * ceremonies a session (401). An unknown path under it is 404 `{ error: 'Not found' }` (app.ts); a path it
+ * routes, asked with another method (PUT, DELETE, PATCH, OPTIONS…), 405 `{ error }` with `Allow` naming the
+ * methods it takes (middleware.ts `answerOtherMethods`): the team's API is same-origin, so no `OPTIONS` preflight.
  * Every call is answered within `DATABASE_ANSWER_TIMEOUT_MS` (hono/timeout): past it, 503 with
  * `Retry-After: 1` and `{ error }`, logged at warn, as a submission is (`ApiMiddleware.databaseTooSlow`),
  * so that a database that stopped answering never holds the member, or the call, longer. The call goes on
@@ -35,7 +37,7 @@ export { TEAM_API_PATH };
  */
 export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEnv> {
   const team = teamContext(options);
-  return new Hono<TeamEnv>()
+  const routes = new Hono<TeamEnv>()
     .use('*', timeout(api.databaseTimeoutMs, (c) => new HTTPException(503, { res: api.databaseTooSlow(c) })))
     .route('/', passkeyRoutes(options, api, team))
     .route('/', decisionRoutes(options, api, team))
@@ -44,4 +46,5 @@ export function teamRoutes(options: AppOptions, api: ApiMiddleware): Hono<TeamEn
     // before the queue's `/requests/:id`, which `requests.csv` does not match anyway (no slash): tested
     .route('/', exportRoutes(options, team))
     .route('/requests', queueRoutes(options, team));
+  return answerOtherMethods(routes);
 }

@@ -8,19 +8,14 @@ import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_AUTH_BODY_MAX_BYTES } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
 import type { AppOptions } from '../options.ts';
-import { memberName, recordText, shapeProblem } from './bodies.ts';
+import { memberName, privacyStepFields, requireBasisToRespond, shapeProblem } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
 /** A request's id as the database prints it (RFC 9562 §4); one that is no UUID is no request (404). */
 const id = z.string().transform((value) => value.toLowerCase());
 const verifyBody = z.object({ id });
-const extendBody = z.object({ id, reason: recordText });
-const respondBody = z.object({
-  id,
-  outcome: z.enum(['complied', 'denied', 'partly']),
-  reason: recordText.optional(),
-  attachSubject: z.boolean().optional(),
-});
+const extendBody = privacyStepFields.extend.extend({ id });
+const respondBody = privacyStepFields.respond.extend({ id }).superRefine(requireBasisToRespond);
 
 /**
  * The team's steps on a privacy request in the console, behind the same-origin check (403) and a session
@@ -35,7 +30,7 @@ const respondBody = z.object({
  *   the response (§7022, §7024), by the signed-in member (name, else email); its mail goes into the outbox.
  *
  * Each answers 200 `{ request: RequestSummary }` (server/db/summary.ts) as it is after the step; 409
- * `{ error }` with the chart's refusal in the command line's words (answered already, past due, extended
+ * `{ error }` with the chart's refusal in the API's words (fields and steps, not the command line's flags) (answered already, past due, extended
  * already, not verified, the data of an unverified requester, or taken meanwhile); 400 `{ error }` for a body
  * out of shape, a reason with an email address, a denial or partial answer without its basis, or an
  * extension without its reason; 404 `{ error: 'No such request' }` for an id unknown, not a UUID, or an
@@ -52,7 +47,7 @@ export function privacyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
     const at = team.now();
     try {
       const request = await inTeamTransaction(db, 'write', async (tx) => {
-        const taken = await takePrivacyStep(tx, id, step, at);
+        const taken = await takePrivacyStep(tx, id, step, at, 'api');
         if (taken.changed) await audit(tx, { at, memberId: member.id, action: 'decision', requestId: id, detail: step.type });
         const entry = (await findQueueEntry(tx, id))!;
         return summary(entry.submissions, at, entry.privacy_records, entry);
