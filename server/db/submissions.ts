@@ -63,16 +63,12 @@ function prepareAcceptStatement(db: Db) {
       queued: sql<boolean | null>`a.queued`,
     })
     .from(
-      sql`jsonb_array_elements(${p('batch')}::jsonb) with ordinality as i(item, n)
-        cross join lateral accept_submission(
-          i.item->>'key', i.item->>'client', ${p('windowSeconds')}::int, ${p('limit')}::int,
-          i.item->>'kind', i.item->>'sha', i.item->>'email', i.item->'body',
+      sql`accept_submissions(${p('batch')}::jsonb, ${p('windowSeconds')}::int, ${p('limit')}::int,
           ${p('dueDays')}::int, ${p('announce')}::boolean,
           ${p('mail')}::boolean, ${p('teamMail')}::boolean, ${p('mailWindowSeconds')}::int,
-          ${p('acknowledgmentLimit')}::int, ${p('confirmationLimit')}::int,
-          array(select jsonb_array_elements_text(i.item->'types')), ${p('coverLimit')}::int) a`,
+          ${p('acknowledgmentLimit')}::int, ${p('confirmationLimit')}::int, ${p('coverLimit')}::int) with ordinality a`,
     )
-    .orderBy(sql`i.n`)
+    .orderBy(sql`a.ordinality`)
     .prepare('accept_submissions');
 }
 
@@ -83,22 +79,24 @@ function acceptStatement(db: Db) {
 }
 
 /**
- * Accepts checked submissions in one statement, one transaction, one commit: each is passed, in
- * order, to the database function `accept_submission` (server/db/functions/accept_submission.sql),
- * so nothing is half-written and a batch of n costs one round trip and one commit, not n. For each:
+ * Accepts checked submissions in one statement, one transaction, one commit: the database function
+ * `accept_submissions` (server/db/functions/accept_submission.sql) first takes a transaction-scoped
+ * advisory lock per client and, with requester mail, per mailbox, all up front in one sorted order (so
+ * batches of several instances wait for each other where they share one, and never deadlock), then
+ * passes each, in order, to `accept_submission`, so nothing is half-written and a batch of n costs one
+ * round trip and one commit, not n. For each:
  * 1. when its idempotency key is already stored (by an earlier submission of the same batch too):
  *    nothing is written (`replayed`, or `conflict` when the body differs), and the repeat does not count
  *    against the rate limit;
  * 2. when the client (a SHA-256 of its IP) already has `limitPerWindow` submissions stored in the last
  *    `windowMs`: nothing is stored (`limited`, with the seconds until its oldest one leaves the window,
- *    ≥ 1). Counted in the database, so the limit holds across server instances and within a batch (two
- *    requests of one client in two batches committing at the same instant may both pass: the limit is a
- *    guard against floods, not a quota);
+ *    ≥ 1). Counted in the database under the client's lock, so the limit holds within a batch and across
+ *    batches and server instances;
  * 3. otherwise the row is inserted with `kind` from the privacy mapping of spec §3 and, for a privacy
  *    request, `due_at` = received + 45 days (spec §9). Two requests racing on one key store one row.
  *    With it, a privacy request's record of 11 CCR §7101 (`privacy_records`), and its outbox rows: the
  *    webhook's, the team's mail, and the requester's mail within {@link MAIL_LIMITS} per mailbox
- *    ({@link mailboxOf}): an invite acknowledgment past the limit is left out; a privacy confirmation
+ *    ({@link mailboxOf}), counted under the mailbox's lock: an invite acknowledgment past the limit is left out; a privacy confirmation
  *    never is (11 CCR §7021(a)): it joins the mailbox's confirmation not yet claimed by a sender, or,
  *    past the limit, waits for the next slot, when the oldest mail counted leaves the window; when every
  *    waiting one lists `requestsPerConfirmation` requests, it is one more mail at the earliest one's slot.

@@ -7,7 +7,7 @@
 --
 -- 1. p_key already stored: returns that row's id and body hash; nothing is written, nothing counted.
 -- 2. the client (p_client, a SHA-256 of its IP) has p_limit rows received in the last p_window_s
---    seconds: returns their count and the seconds until the oldest leaves the window (at least 1).
+--    seconds (counted under accept_submissions' lock on the client, so across instances too): returns their count and the seconds until the oldest leaves the window (at least 1).
 -- 3. otherwise inserts the row (due_at = now + p_due_days for a privacy request; an invite request's
 --    review starts `received`, machines/inviteReviewMachine.ts; mailbox by mailbox_of)
 --    and returns its id; new_id is null when a request racing on the same key inserted first. With it:
@@ -17,8 +17,8 @@
 --      stored request is never left unannounced and a delivery never exists without its request;
 --    - p_team_mail: the team's mail, one per stored request;
 --    - p_mail: the requester's mail, counted per mailbox (mailbox_of) in mail_quota, so that the form
---      cannot be used to flood someone's mailbox, and counted in the database, so the limits hold across
---      instances and within one batch: an invite request's acknowledgment, at most p_ack_limit per
+--      cannot be used to flood someone's mailbox, and counted in the database, so the limits hold within
+--      one batch and, under the locks that accept_submissions (below) takes first, across instances: an invite request's acknowledgment, at most p_ack_limit per
 --      mailbox in p_mail_window_s (more requests are stored, not acknowledged again); a privacy request's
 --      confirmation of receipt (11 CCR §7021(a)), never left out: a request to a mailbox whose
 --      confirmation is still waiting (not yet taken by a sender) joins it (`covers`: one mail lists them
@@ -135,5 +135,55 @@ BEGIN
     END IF;
   END IF;
   RETURN NEXT;
+END;
+$$;
+
+-- accept_submissions: one batch of the group commit (server/db/groupCommit.ts), called by
+-- `acceptSubmissions` in server/db/submissions.ts: each element of p_batch (key, client, kind, sha, email,
+-- body, types) passed in order to accept_submission above, the other arguments the same for all; one
+-- result row per element, in its order.
+--
+-- accept_submission counts (the client's recent rows, the mailbox's mail_quota) and then inserts. Under
+-- read committed, two transactions counting at once both see the count before either inserts, so two
+-- instances, each writing its own batch, could both pass a limit. So before counting, the batch takes a
+-- transaction-scoped advisory lock for each client it holds (the rate limit) and, when it writes
+-- requester mail, for each mailbox (mailbox_of: the mail limits): a batch touching a client or mailbox
+-- that another transaction is counting waits for that one's commit, and each of accept_submission's
+-- statements, taking its own snapshot, then counts that transaction's rows too. All the batch's locks are
+-- taken up front, in one order (class, then key's hash), before any row is written or locked: two batches
+-- wait on each other's locks only in that order, so they cannot deadlock over them. A hash shared by two
+-- keys only makes their batches wait for each other. The two-key form of the advisory locks
+-- (pg_advisory_xact_lock(int, int)) is this function's alone in the app; the app's others take one bigint,
+-- a separate space. On PGlite (one connection) the locks are granted at once.
+CREATE OR REPLACE FUNCTION accept_submissions(
+  p_batch jsonb, p_window_s int, p_limit int, p_due_days int, p_announce boolean,
+  p_mail boolean, p_team_mail boolean, p_mail_window_s int, p_ack_limit int, p_confirm_limit int,
+  p_cover_limit int
+) RETURNS TABLE (existing_id uuid, existing_sha text, recent int, retry_after int, new_id uuid, queued boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  c_client_lock CONSTANT int := 1;
+  c_mailbox_lock CONSTANT int := 2;
+  v_lock record;
+BEGIN
+  FOR v_lock IN
+    SELECT DISTINCT c_client_lock AS class, hashtext(i.item->>'client') AS key
+      FROM jsonb_array_elements(p_batch) AS i(item) WHERE i.item->>'client' IS NOT NULL
+    UNION
+    SELECT DISTINCT c_mailbox_lock, hashtext(mailbox_of(i.item->>'email'))
+      FROM jsonb_array_elements(p_batch) AS i(item) WHERE p_mail AND i.item->>'email' IS NOT NULL
+    ORDER BY 1, 2
+  LOOP
+    PERFORM pg_advisory_xact_lock(v_lock.class, v_lock.key);
+  END LOOP;
+  RETURN QUERY
+    SELECT a.existing_id, a.existing_sha, a.recent, a.retry_after, a.new_id, a.queued
+    FROM jsonb_array_elements(p_batch) WITH ORDINALITY AS i(item, n)
+    CROSS JOIN LATERAL accept_submission(
+      i.item->>'key', i.item->>'client', p_window_s, p_limit,
+      i.item->>'kind', i.item->>'sha', i.item->>'email', i.item->'body',
+      p_due_days, p_announce, p_mail, p_team_mail, p_mail_window_s, p_ack_limit, p_confirm_limit,
+      array(SELECT jsonb_array_elements_text(i.item->'types')), p_cover_limit) AS a
+    ORDER BY i.n;
 END;
 $$;
