@@ -128,7 +128,13 @@ function detailOf(request: RequestSummary): RequestDetail {
       { event: 'mail', at: request.receivedAt, message: 'submission-received', delivery: 'delivered', deliveredAt: request.receivedAt },
       { event: 'note', at: request.receivedAt, by: 'Grace', text: 'Looks like a research team.' },
     ],
-    sameMailbox: request.kind === 'invite' ? [{ id: '00000000-0000-4000-8000-000000000099', kind: 'invite', receivedAt: day(-40), state: 'declined' }] : [],
+    sameMailbox:
+      request.kind === 'invite'
+        ? [
+            { id: '00000000-0000-4000-8000-000000000099', kind: 'invite', receivedAt: day(-40), state: 'declined', email: request.email.toLowerCase(), sameAddress: true },
+            { id: '00000000-0000-4000-8000-000000000098', kind: 'invite', receivedAt: day(-50), state: 'received', email: request.email.toLowerCase().replace('@', '+old@'), sameAddress: false },
+          ]
+        : [],
   };
 }
 

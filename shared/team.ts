@@ -95,8 +95,13 @@ export interface RequestDetail {
   /** the client metadata of spec §3; null where the request had none */
   metadata: Record<string, string | null>;
   timeline: TimelineEntry[];
-  /** the other requests from the same mailbox, newest first; `state`: an invite's review state, else `open` or `done` */
-  sameMailbox: Array<{ id: string; kind: SubmissionKind; receivedAt: string; state: string }>;
+  /**
+   * the other requests from the same mailbox (case, `+tag`, Gmail's dots and googlemail.com set aside),
+   * newest first; `state`: an invite's review state, else `open` or `done`; `email`: the address it came
+   * from (lower-cased); `sameAddress`: from this request's very address, so in its export and erasure;
+   * otherwise another spelling that may be the same person or not, acted on only by its own request
+   */
+  sameMailbox: Array<{ id: string; kind: SubmissionKind; receivedAt: string; state: string; email: string; sameAddress: boolean }>;
 }
 
 /** A cohort (`GET /api/team/cohorts`). */

@@ -3,7 +3,7 @@ import type { SubmissionKind } from '#shared/submission';
 import { historyOf } from '../db/privacyAnswers.ts';
 import { storedView } from '../db/retention.ts';
 import { REVIEW_STATES } from '#machines/inviteReviewMachine';
-import { findQueueEntry, listRequests } from '../db/queue.ts';
+import { findQueueEntry, listRequests, otherRequestsOf } from '../db/queue.ts';
 import type { ReviewState } from '../db/schema.ts';
 import { requestsCsv } from '../db/requestsCsv.ts';
 import { exportRequests, findRequest } from '../db/submissions.ts';
@@ -51,13 +51,16 @@ export function addReadCommands(program: Command, { io, withDb }: CommandContext
 
   program
     .command('show')
-    .description('everything stored for one request, metadata included, as JSON, with its timeline (received, each mail and its delivery, decisions, notes); a privacy request with its history (kept after erase)')
+    .description(
+      'everything stored for one request, metadata included, as JSON, with its timeline (received, each mail and its delivery, decisions, notes); a privacy request with its history (kept after erase); ' +
+        'the other requests from its address, and apart the other spellings of its mailbox (+tag, Gmail dots), which may be the same person or not',
+    )
     .argument('<id>', 'the request id (a UUID, as list prints it)', requestIdArgument)
     .action(async (id: string) => {
       const found = await withDb('read', async (db) => {
         if (!UUID.test(id)) return undefined;
         const entry = await findQueueEntry(db, id);
-        if (entry) return { entry, timeline: await timelineOf(db, { id, receivedAt: entry.submissions.receivedAt }) };
+        if (entry) return { entry, timeline: await timelineOf(db, { id, receivedAt: entry.submissions.receivedAt }), others: await otherRequestsOf(db, entry.submissions) };
         const { record } = await findRequest(db, id);
         return record ? { entry: undefined, record } : undefined;
       });
@@ -67,11 +70,17 @@ export function addReadCommands(program: Command, { io, withDb }: CommandContext
         return io.out(jsonForTerminal({ id, kind: 'privacy', erased: true, dueAt: found.record.dueAt.toISOString(), history: historyOf(found.record!) }));
       }
       const { submissions: row, privacy_records: record } = found.entry;
+      const sibling = ({ id, kind, receivedAt, state, email }: (typeof found.others)[number]) => ({ id, kind, receivedAt: receivedAt.toISOString(), state, email });
       io.out(
         jsonForTerminal({
           ...summary(row, io.now(), record, found.entry),
           ...(record ? { history: historyOf(record) } : {}),
           timeline: found.timeline,
+          // a person's data is matched to the address that asked (11 CCR §7060–§7062): the requests of
+          // this address are in its `subject` and `erase`; another spelling of its mailbox may be someone
+          // else's, and is acted on only by its own id, after its own verification
+          otherRequestsFromThisAddress: found.others.filter((other) => other.sameAddress).map(sibling),
+          otherSpellingsMaybeSamePerson: found.others.filter((other) => !other.sameAddress).map(sibling),
           stored: storedView(row),
         }),
       );

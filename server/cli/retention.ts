@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { RETENTION } from '#shared/policy';
-import { deliveryIdsOf, eraseSubject, pendingMailTo, purgeExpired, subjectExport } from '../db/retention.ts';
+import { deliveryIdsOf, eraseSubject, otherSpellingsOf, pendingMailTo, purgeExpired, subjectExport } from '../db/retention.ts';
 import { removeMailFiles } from '../outbox/mail.ts';
 import { email, ExitError } from './arguments.ts';
 import type { CommandContext } from './context.ts';
@@ -10,19 +10,19 @@ import { jsonForTerminal } from './terminal.ts';
 export function addRetentionCommands(program: Command, { io, withDb }: CommandContext): void {
   program
     .command('subject')
-    .description('every stored request and notification of one person, as JSON: the answer to an Access/Know or Data Portability request')
-    .requiredOption('--email <email>', 'the email the requests were sent with (any case, +tag or Gmail spelling: one mailbox)', email)
+    .description('every stored request and notification sent from one address, as JSON: the answer to an Access/Know or Data Portability request')
+    .requiredOption('--email <email>', 'the address the requests were sent from, exactly (any case; a +tag or dotted Gmail spelling is another address)', email)
     .action(async (options: { email: string }) => {
       io.out(jsonForTerminal(await withDb('read', (db) => subjectExport(db, options.email))));
     });
 
   program
     .command('erase')
-    .description('deletes every stored request of one person, keeping only an erasure record (hashed email, time, count): a Delete request')
-    .requiredOption('--email <email>', 'the email the requests were sent with (any case, +tag or Gmail spelling: one mailbox)', email)
+    .description('deletes every stored request sent from one address, keeping only an erasure record (hashed email, time, count): a Delete request')
+    .requiredOption('--email <email>', 'the verified address the requests were sent from, exactly (any case; a +tag or dotted Gmail spelling is another address)', email)
     .option('--force', 'erase even though mail to this person is still waiting to be sent (it is then never sent)')
     .action(async (options: { email: string; force?: boolean }) => {
-      const { count, deliveries } = await withDb('write', async (db) => {
+      const { count, deliveries, others } = await withDb('write', async (db) => {
         const pending = await pendingMailTo(db, options.email);
         if (pending > 0 && !options.force) {
           throw new ExitError(
@@ -30,11 +30,11 @@ export function addRetentionCommands(program: Command, { io, withDb }: CommandCo
             1,
           );
         }
-        return { deliveries: await deliveryIdsOf(db, options.email), count: await eraseSubject(db, options.email) };
+        return { deliveries: await deliveryIdsOf(db, options.email), count: await eraseSubject(db, options.email), others: await otherSpellingsOf(db, options.email) };
       });
       // the .eml copies of their mail, if any: once the rows are gone for good (committed)
       if (io.mailDir) await removeMailFiles(io.mailDir, deliveries);
-      io.out(`erased ${count} request${count === 1 ? '' : 's'} of ${options.email}; kept an erasure record (SHA-256 of the email, time, count)`);
+      io.out(`erased ${count} request${count === 1 ? '' : 's'} of ${options.email}; kept an erasure record (SHA-256 of the email, time, count)${others > 0 ? `; ${otherSpellingsNote(others)}` : ''}`);
     });
 
   program
@@ -51,4 +51,12 @@ export function addRetentionCommands(program: Command, { io, withDb }: CommandCo
           `${gone.verificationLinks} verification link(s) of requests answered or past due`,
       );
     });
+}
+
+/**
+ * What `erase` says of the requests from other spellings of the address's mailbox, which it leaves: each
+ * may be someone else's (11 CCR §7060–§7062), so it is erased only on its own verified request.
+ */
+function otherSpellingsNote(others: number): string {
+  return `${others} request${others === 1 ? '' : 's'} from other spellings of this mailbox (+tag, Gmail dots, googlemail.com) left as they are (maybe the same person, maybe not: \`show <id>\` lists them; each is erased on its own verified request)`;
 }

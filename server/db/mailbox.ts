@@ -9,8 +9,28 @@ export function sha256Hex(text: string): string {
 const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
 
 /**
+ * The address a request came from, as `submissions.email` stores it and as a person's data is matched by
+ * (`subject`, `erase`, the export `respond --attach-subject` mails): trimmed and in lower case, nothing
+ * else taken away. Disclosing or deleting a person's data is matched on exactly the address whose
+ * mailbox proved it was theirs (11 CCR §7060–§7062: verify the requester, and match their data to them),
+ * never on another spelling that {@link mailboxOf} folds into it: `victim+eve@corp.example` reaches
+ * `victim@corp.example` only where the domain treats `+` as a sub-address (RFC 5233), and Gmail's dots
+ * are Gmail's alone. Case is the one difference set aside, in the local part too, although RFC 5321
+ * §2.4 lets a host treat it as significant: the same section tells hosts to avoid that, mail systems
+ * deliver `Ada@` and `ada@` to one inbox, and people do type one address in two cases (a phone
+ * capitalises the first letter), so comparing case would leave a person's own requests out of what
+ * they asked to see or delete, for a risk that no common mail system has.
+ * @param email - an address, any case, surrounding white space ignored
+ * @returns the address in lower case
+ */
+export function addressOf(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
  * The mailbox an address reaches: the one rule by which the per-mailbox mail limits ({@link MAIL_LIMITS})
- * count, `subject` and `erase` find a person, and requests to one person are told apart. Lower case; the
+ * count and requests that may be one person's are linked (the queue's `duplicateOf`, a request's other
+ * spellings); never what a person's data is disclosed or deleted by ({@link addressOf}). Lower case; the
  * local part without its sub-address after the first `+` (RFC 5233); at gmail.com and googlemail.com
  * (one service, which ignores dots in the local part) without dots, at gmail.com. So
  * `Ada.Lovelace+x@googlemail.com` and `adalovelace@gmail.com` are one mailbox. Its SQL twin is

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, inArray, isNotNull, like, isNull, lt, ne, or
 import type { SubmissionKind } from '#shared/submission';
 import { QUEUE_COUNTS_COMPACT_ROWS } from '../limits.ts';
 import type { Db } from './database.ts';
+import { addressOf } from './mailbox.ts';
 import { cohorts, privacyRecords, queueCounts as queueCountsTable, submissions, type ReviewState } from './schema.ts';
 
 type Row = typeof submissions.$inferSelect;
@@ -212,16 +213,29 @@ export interface MailboxSibling {
   receivedAt: Date;
   /** an invite's review state; a privacy request's `open` or `done` */
   state: string;
+  /** the address it came from, lower-cased (`submissions.email`) */
+  email: string;
+  /**
+   * true: from the very address of the request ({@link addressOf}), so in that address's export and
+   * erasure; false: another spelling of its mailbox (a `+tag`, Gmail's dots, googlemail.com), which may
+   * be the same person or not, and is disclosed or erased only on its own verified request
+   */
+  sameAddress: boolean;
 }
 
-/** The other requests from a request's mailbox (any spelling of the address: server/db/mailbox.ts), newest first. */
-export function otherRequestsOf(db: Db, request: { id: string; mailbox: string }): Promise<MailboxSibling[]> {
+/**
+ * The other requests from a request's mailbox (any spelling of the address: server/db/mailbox.ts `mailboxOf`), newest
+ * first, each saying whether it came from the very same address.
+ */
+export function otherRequestsOf(db: Db, request: { id: string; mailbox: string; email: string }): Promise<MailboxSibling[]> {
   return db
     .select({
       id: submissions.id,
       kind: submissions.kind,
       receivedAt: submissions.receivedAt,
       state: QUEUE_STATE,
+      email: submissions.email,
+      sameAddress: sql<boolean>`${submissions.email} = ${addressOf(request.email)}::text`,
     })
     .from(submissions)
     .where(and(eq(submissions.mailbox, request.mailbox), ne(submissions.id, request.id)))

@@ -1,25 +1,27 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { RETENTION } from '#shared/policy';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './database.ts';
 import { deliveries, erasures, mailQuota, privacyRecords, privacyVerifications, submissions, timeline } from './schema.ts';
 import { MAIL_LIMITS } from '../limits.ts';
-import { mailboxOf, sha256Hex } from './mailbox.ts';
+import { addressOf, mailboxOf, sha256Hex } from './mailbox.ts';
 import { historyOf } from './privacyAnswers.ts';
 import { purgeTeamSessions } from './teamSessions.ts';
 
 /**
- * Deletes every request stored under the mailbox of `email` ({@link mailboxOf}: any case, `+tag` or
- * Gmail spelling) and, in the same statement, keeps an erasure record: SHA-256 of the mailbox, the
- * time, the count. What a Delete request needs.
+ * Deletes every request sent from the address `email` ({@link addressOf}: any case, but no other
+ * spelling of its mailbox: a `+tag` or dotted Gmail address may be someone else's, and is erased only on
+ * its own verified request) and, in the same statement, keeps an erasure record: SHA-256 of the address,
+ * the time, the count; and drops what the mail limits counted of its mailbox (hashes and times, gone
+ * within a day anyway). What a Delete request needs.
  * @returns how many requests were deleted (0 is recorded too: the request was carried out)
  */
 export async function eraseSubject(db: Db, email: string): Promise<number> {
-  const mailbox = mailboxOf(email);
+  const address = addressOf(email);
   const result = await db.execute(sql`
-    with gone as (delete from ${submissions} where mailbox = ${mailbox}::text returning 1),
-    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(mailbox)}::text)
-    insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(mailbox)}::text, count(*)::int from gone
+    with gone as (delete from ${submissions} where email = ${address}::text returning 1),
+    quota as (delete from ${mailQuota} where email_sha256 = ${sha256Hex(mailboxOf(email))}::text)
+    insert into ${erasures} (email_sha256, submissions) select ${sha256Hex(address)}::text, count(*)::int from gone
     returning submissions`);
   return Number(rowsOf<{ submissions: number }>(result)[0]?.submissions ?? 0);
 }
@@ -74,8 +76,9 @@ export function storedView(row: typeof submissions.$inferSelect): Record<string,
 }
 
 /**
- * Everything stored about one person, by the mailbox of an email ({@link mailboxOf}: any case, `+tag`
- * or Gmail spelling): every request with its metadata, every
+ * Everything stored about one person, by the address of an email ({@link addressOf}: any case; another
+ * spelling of its mailbox, a `+tag` or dotted Gmail address, is another address): every request sent
+ * from it with its metadata, every
  * delivery the requests caused (under `notifications`, the key the `subject` command
  * prints), and the team's decisions and notes on them (`timeline`). What an Access/Know or Data Portability request is answered with
  * (`npm run requests -- subject`, and the attachment of `respond --attach-subject`).
@@ -84,29 +87,42 @@ export async function subjectExport(
   db: Db,
   email: string,
 ): Promise<{ email: string; requests: Array<Record<string, unknown>>; notifications: unknown[]; timeline: unknown[] }> {
-  const normalized = email.trim().toLowerCase();
-  const rows = await db.select().from(submissions).where(eq(submissions.mailbox, mailboxOf(email))).orderBy(desc(submissions.receivedAt));
+  const address = addressOf(email);
+  const rows = await db.select().from(submissions).where(eq(submissions.email, address)).orderBy(desc(submissions.receivedAt));
   const sent = await db
     .select({ delivery: deliveries })
     .from(deliveries)
     .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
-    .where(eq(submissions.mailbox, mailboxOf(email)));
+    .where(eq(submissions.email, address));
   const entries = rows.length ? await db.select().from(timeline).where(inArray(timeline.submissionId, rows.map((row) => row.id))).orderBy(asc(timeline.at), asc(sql`${timeline.action} = 'note'`)) : [];
   // a mail not delivered yet is kept rendered, with a live verification link: not for the team's terminal
-  return { email: normalized, requests: rows.map(storedView), notifications: sent.map(({ delivery }) => ({ ...delivery, rendered: undefined })), timeline: entries };
+  return { email: address, requests: rows.map(storedView), notifications: sent.map(({ delivery }) => ({ ...delivery, rendered: undefined })), timeline: entries };
 }
 
-/** The ids of every delivery of the requests stored under the mailbox of `email` ({@link mailboxOf}): `erase` deletes their .eml files. */
+/** The ids of every delivery of the requests sent from the address `email` ({@link addressOf}): `erase` deletes their .eml files. */
 export async function deliveryIdsOf(db: Db, email: string): Promise<string[]> {
   const rows = await db
     .select({ id: deliveries.id })
     .from(deliveries)
     .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
-    .where(eq(submissions.mailbox, mailboxOf(email)));
+    .where(eq(submissions.email, addressOf(email)));
   return rows.map((row) => row.id);
 }
 
-/** How many mails to the mailbox of `email` ({@link mailboxOf}) are still waiting in the outbox: `erase` would delete them unsent. */
+/**
+ * How many requests came from other spellings of the mailbox of `email` (server/db/mailbox.ts `mailboxOf`:
+ * a `+tag`, Gmail's dots, googlemail.com) than its address ({@link addressOf}): what `subject` and `erase`
+ * leave out, since each may be someone else's, and tell the team of, so that none is missed unseen.
+ */
+export async function otherSpellingsOf(db: Db, email: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(submissions)
+    .where(and(eq(submissions.mailbox, mailboxOf(email)), ne(submissions.email, addressOf(email))));
+  return row?.n ?? 0;
+}
+
+/** How many mails about the requests sent from the address `email` ({@link addressOf}) are still waiting in the outbox: `erase` would delete them unsent. */
 export async function pendingMailTo(db: Db, email: string): Promise<number> {
   const rows = await db
     .select({ id: deliveries.id })
@@ -114,7 +130,7 @@ export async function pendingMailTo(db: Db, email: string): Promise<number> {
     .innerJoin(submissions, eq(submissions.id, deliveries.submissionId))
     .where(
       and(
-        eq(submissions.mailbox, mailboxOf(email)),
+        eq(submissions.email, addressOf(email)),
         eq(deliveries.channel, 'mail'),
         sql`${deliveries.message} <> 'team-new-request'`,
         isNull(deliveries.deliveredAt),
@@ -144,7 +160,8 @@ export interface RequesterRequest {
 
 /**
  * What a requester is sent as their data (`respond --attach-subject`: the answer to Access/Know, 11 CCR
- * §7024, or Data Portability): the requests {@link subjectExport} finds for their email, each with every
+ * §7024, or Data Portability): the requests {@link subjectExport} finds for their address, those sent
+ * from exactly the address the request came from and its mail goes to (11 CCR §7060–§7062), each with every
  * field they sent, when it was received, due and handled, and its record of §7101 (what was done and
  * when). Not the team's bookkeeping: no team member's name (`handledBy`, `respondedBy`), no team note,
  * no idempotency key or hashes, no outbox rows.

@@ -14,6 +14,7 @@ import type { MailContent } from './messages/layout.ts';
 import { privacyConfirmation, type AlsoConfirmed } from './messages/privacyConfirmation.ts';
 import { privacyExtension } from './messages/privacyExtension.ts';
 import { privacyOutcome } from './messages/privacyOutcome.ts';
+import { addressOf } from '../db/mailbox.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import { teamNewRequest } from './messages/teamNewRequest.ts';
 import { PermanentDeliveryError, problemOf } from './failures.ts';
@@ -73,6 +74,7 @@ export function composeMail(delivery: Delivery, settings: Pick<MailSettings, 'pr
         dueAt: request.dueAt,
         types: privacyRequestTypesOf(request.body.data.useCaseDescription),
         verificationLink: verificationLinks[i + 1] ?? null,
+        otherAddress: addressOf(request.body.data.workEmail) !== addressOf(requester),
       }));
       return {
         to,
@@ -166,7 +168,8 @@ function domainOf(address: string): string {
  *   a response carries it as an attachment: when it is rendered, so it is what is stored then
  * @param issueToken - a new verification token for a privacy request, or null when it needs none
  *   (server/db/verificationLinks.ts `issueVerificationToken`): called once per request a confirmation covers
- *   that needs its requester's identity confirmed, when the confirmation is rendered
+ *   that needs its requester's identity confirmed and came from the very address the confirmation goes to
+ *   (server/db/mailbox.ts `addressOf`), when the confirmation is rendered
  * @param options - `timeouts`: the SMTP time-outs ({@link MAIL_TIMEOUTS} by default; tests shorten them)
  */
 export function mailChannel(
@@ -190,7 +193,10 @@ export function mailChannel(
     if (delivery.message === 'privacy-confirmation') {
       const requests = delivery.covered.length > 0 ? delivery.covered : [{ id: delivery.submissionId, body: delivery.body }];
       for (const request of requests) {
-        const needsLink = needsVerification(privacyRequestTypesOf(request.body.data.useCaseDescription));
+        // a link confirms the identity of the address it reaches (11 CCR §7060): a request from another
+        // spelling of this mailbox (a +tag, Gmail's dots), which joined its waiting confirmation, gets none
+        const needsLink =
+          needsVerification(privacyRequestTypesOf(request.body.data.useCaseDescription)) && addressOf(request.body.data.workEmail) === addressOf(delivery.body.data.workEmail);
         const token = needsLink ? await issueToken(request.id) : null;
         links.push(token === null ? null : verificationLink(siteUrl(), token));
       }

@@ -9,7 +9,7 @@ const pageOf = (id: string) => `/team/requests/${id}`;
 describe("a request's page", () => {
   beforeEach(answerTeamApi);
 
-  it('shows every field as submitted as inert text, the client metadata apart, the same mailbox and the timeline', async () => {
+  it('shows every field as submitted as inert text, the client metadata apart, the other requests of its address and of its mailbox apart, and the timeline', async () => {
     renderConsole(pageOf(ada!.id));
     expect(await screen.findByRole('heading', { level: 1, name: ada!.fullName })).toBeInTheDocument();
     const fields = screen.getByLabelText('Fields as submitted');
@@ -18,8 +18,13 @@ describe("a request's page", () => {
     expect(document.querySelector('main img')).toBeNull();
     expect(screen.getByLabelText('Metadata the browser sent')).toHaveTextContent('Client IP203.0.113.7');
     expect(screen.getByLabelText('Fields as submitted')).not.toHaveTextContent('203.0.113.7');
-    const mailbox = screen.getByRole('heading', { name: 'Other requests from this mailbox' }).parentElement!;
-    expect(within(mailbox).getByRole('link')).toHaveAttribute('href', '/team/requests/00000000-0000-4000-8000-000000000099');
+    const address = screen.getByRole('heading', { name: 'Other requests from this address' }).parentElement!;
+    expect(within(address).getByRole('link')).toHaveAttribute('href', '/team/requests/00000000-0000-4000-8000-000000000099');
+    // another spelling of the mailbox is labelled as what it is, with the address it came from, to open on its own
+    const spellings = screen.getByRole('heading', { name: 'Other spellings that may be the same person' }).parentElement!;
+    expect(within(spellings).getByRole('link')).toHaveAttribute('href', '/team/requests/00000000-0000-4000-8000-000000000098');
+    expect(spellings).toHaveTextContent(`from ${ada!.email.toLowerCase().replace('@', '+old@')}, received`);
+    expect(spellings).toHaveTextContent("Their data is not in this request's export or erasure");
     const timeline = screen.getByRole('heading', { name: 'Timeline' }).parentElement!;
     expect(timeline).toHaveTextContent('Delivery: delivered');
     expect(timeline).toHaveTextContent('By: Grace · Text: Looks like a research team.');

@@ -93,7 +93,8 @@ function decodeCursor(text: string): QueueCursor | undefined {
  *   (default). `counts`: per state, for every filter but `state` (server/db/queue.ts `queueCounts`).
  *   400 `{ error }` for a parameter out of its shape or a cursor not made here.
  * - `GET /requests/:id` → 200 `{ request: RequestSummary, fields: { …as submitted }, metadata: ClientMetadata,
- *   timeline: TimelineEntry[] (server/db/timeline.ts), sameMailbox: [{ id, kind, receivedAt, state }] }`;
+ *   timeline: TimelineEntry[] (server/db/timeline.ts), sameMailbox: [{ id, kind, receivedAt, state, email, sameAddress }] }`
+ *   (`sameAddress` false: another spelling of the mailbox, maybe the same person, maybe not);
  *   404 for an id unknown or not a UUID (in either case).
  */
 export function queueRoutes(options: AppOptions, team: TeamContext): Hono<TeamEnv> {

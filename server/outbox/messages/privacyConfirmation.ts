@@ -7,8 +7,14 @@ export interface AlsoConfirmed {
   receivedAt: Date;
   dueAt: Date | null;
   types: PrivacyRequestType[];
-  /** its own verification link, or null (an opt-out only, or no link could be made) */
+  /** its own verification link, or null (an opt-out only, another address, or no link could be made) */
   verificationLink: string | null;
+  /**
+   * sent from another spelling of the mailbox (a `+tag`, Gmail's dots) than the address this mail goes to:
+   * it carries no link for it, since a link confirms the address it reaches (11 CCR §7060), and says how
+   * to confirm it from its own address
+   */
+  otherAddress?: boolean;
 }
 
 /**
@@ -18,7 +24,8 @@ export interface AlsoConfirmed {
  * requester's identity confirmed (§7060: Access/Know, Delete, Correct, Data Portability), the
  * verification link (`verificationLink`; null: the team will write instead). States no text the visitor
  * typed (no name, company or details). Requests to one mailbox while its confirmation waits share it
- * (`also`): each is listed with its date, types, due date and own link, so no request goes unconfirmed
+ * (`also`): each is listed with its date, types, due date and own link (none for a request from another
+ * spelling of the address: a link confirms the address it reaches), so no request goes unconfirmed
  * and the mailbox gets one message.
  */
 export function privacyConfirmation(facts: MessageFacts & { types: PrivacyRequestType[]; verificationLink: string | null; also?: AlsoConfirmed[] }): MailContent {
@@ -67,7 +74,7 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
       : []),
     ...(also.length > 0
       ? [
-          para`This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.`,
+          para`This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address or another spelling of it. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.`,
           ...also.map(alsoParagraph),
         ]
       : []),
@@ -76,13 +83,25 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
   ]);
 }
 
+/** What a covered request from another spelling of the mailbox says instead of a link. */
+const OTHER_ADDRESS =
+  'It was sent from another spelling of this email address, so this message carries no link for it: to confirm it is yours, reply to this message from the address you sent it from.';
+
 /** One more request the confirmation covers, numbered from 2: its date, types, due date and own link. */
 function alsoParagraph(request: AlsoConfirmed, i: number): Paragraph {
   const types = request.types.length > 0 ? request.types.join(', ') : 'none selected';
   const due = request.dueAt ? longDate(request.dueAt) : '';
-  const link = request.verificationLink;
+  const link = request.otherAddress ? null : request.verificationLink;
+  const needsIt = request.types.some((type) => VERIFIED_REQUEST_TYPES.includes(type));
+  const elsewhere = request.otherAddress && needsIt ? OTHER_ADDRESS : null;
   return {
-    text: [`Request ${i + 2}, received on ${longDate(request.receivedAt)}`, `Request types: ${types}`, `Response due by: ${due}`, ...(link ? ['Confirm it is you:', link] : [])].join('\n'),
-    html: html`<p>Request ${i + 2}, received on ${longDate(request.receivedAt)}<br>Request types: <strong>${types}</strong><br>Response due by: <strong>${due}</strong>${link ? html`<br><a href="${link}">Confirm it is you</a>: ${link}` : ''}</p>`,
+    text: [
+      `Request ${i + 2}, received on ${longDate(request.receivedAt)}`,
+      `Request types: ${types}`,
+      `Response due by: ${due}`,
+      ...(link ? ['Confirm it is you:', link] : []),
+      ...(elsewhere ? [elsewhere] : []),
+    ].join('\n'),
+    html: html`<p>Request ${i + 2}, received on ${longDate(request.receivedAt)}<br>Request types: <strong>${types}</strong><br>Response due by: <strong>${due}</strong>${link ? html`<br><a href="${link}">Confirm it is you</a>: ${link}` : ''}${elsewhere ? html`<br>${elsewhere}` : ''}</p>`,
   };
 }
