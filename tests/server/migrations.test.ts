@@ -166,7 +166,7 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
       opened,
       `select proname from pg_proc where pronamespace = 'public'::regnamespace order by proname`,
     );
-    expect(functions.map((row) => row.proname)).toEqual(['accept_submission', 'mailbox_of', 'queue_counts_follow', 'queue_state', 'team_audit_append_only']);
+    expect(functions.map((row) => row.proname)).toEqual(['accept_submission', 'accept_submissions', 'mailbox_of', 'queue_counts_follow', 'queue_state', 'team_audit_append_only']);
     const [mailbox] = await query(opened, `select mailbox_of('Ada.Lovelace+form@GoogleMail.com') as m`);
     expect(mailbox?.m).toBe('adalovelace@gmail.com');
   }, FRESH_DATABASE_TEST_TIMEOUT_MS);
