@@ -7,7 +7,7 @@ import type { LegalSection } from './types';
 const OUTBOX_MAX_AGE_DAYS = SUBMITTED_AT_MAX_AGE_MS / (24 * 60 * 60_000);
 
 /** Date the policy text last changed, shown under the title. */
-export const privacyPolicyUpdated = '2026-11-26';
+export const privacyPolicyUpdated = '2026-11-28';
 
 /** The privacy policy, sections 1 to 10 (spec §2, §3, §7, §9). Figures come from src/config/site.ts. */
 export const privacyPolicy: readonly LegalSection[] = [
@@ -90,6 +90,7 @@ export const privacyPolicy: readonly LegalSection[] = [
       'You have the right to know and access the personal information we hold about you, to delete it, to correct it, to opt out of its sale or sharing, to receive it in a portable format, and not to be discriminated against for using these rights.',
       `Send a request with our privacy request form. We confirm receipt by email, usually straight away and always within a day, with the date we received your request, the request types, the date our answer is due and how we will process it. We answer within ${RETENTION.privacyResponseDays} days of receipt; if we need more time, we tell you why before that date, and we extend only once, by up to ${RETENTION.privacyResponseDays} more days. Before we act on a request to know, delete, correct or port your information, we confirm that the request is yours: the confirmation email carries a link that confirms your request once; open it and press “Confirm it's me”. We ask for nothing else. Our database keeps that email, with its link, only until it is delivered; from then on it keeps only a fingerprint of the link, deleted when the request is answered, or within a day after its due date. Until then, opening the link again tells you whether the request is confirmed. If you cannot use the link, reply to the email from the address you gave and we will confirm it with you. A request to opt out of sale or sharing needs no verification.`,
       'To a request to know, access or port your information, we answer with every request we hold under your email address, with all the technical information listed above, in a machine-readable format. To a request to delete, we delete every one of them and keep only a record that we did: a one-way hash of your email address, the date and the number of requests deleted.',
+      'We match a request to your information by exactly the email address it came from, the one we confirmed it with, and we send our answer and your information only to that address. Capital letters make no difference; anything else does: a request from name+tag@example.com, or from a Gmail address with other dots or at googlemail.com, covers only what was sent from that very address, because another spelling of a mailbox may belong to someone else. If you used several spellings, send a request from each, or tell us in your reply, and we confirm each one with its own address before we act on it.',
     ],
     link: { to: '/privacy-request', label: 'Submit a privacy request' },
   },
