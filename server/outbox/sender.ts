@@ -117,7 +117,7 @@ export interface Outbox {
  * {@link DELIVERY_HEARTBEAT_MS} while its delivery is in flight, so a slow delivery keeps its row up to its
  * channel's deadline, and the rows of a sender that died are claimed again within a lease of its death.
  * A sender that can no longer renew a lease (another claimed the row, or the database has not answered for
- * a whole lease) aborts that delivery: its outcome would no longer count. Each is delivered through its
+ * a whole lease) aborts that delivery: another instance may be sending it. Each is delivered through its
  * channel: rendered once at the first attempt and kept with the row (a retry is the same message),
  * aborted at its channel's deadline (the connection closed), marked delivered on success (the kept copy
  * cleared), and otherwise given its next attempt ({@link retryDelayMs}); after
