@@ -117,14 +117,21 @@ export const DELIVERY_POLL_INTERVAL_MS = 1_000;
 export const WEBHOOK_DELIVERY_DEADLINE_MS = 15_000;
 
 /**
- * A sender's hold on a row it took (its lease) lasts the channel's delivery deadline plus this, in ms:
- * the deadline always fires, and the connection is closed, before another instance may take the row
- * (the lease is on the database's clock, the deadline on the instance's).
+ * A sender's hold on a delivery it claimed (its lease), in ms, on the database's clock: renewed every
+ * {@link DELIVERY_HEARTBEAT_MS} while the delivery is in flight, whatever its channel's deadline, so a
+ * slow but live delivery is never taken over. When its sender is gone (kill -9, a lost machine), the
+ * lease runs out at most this long after its last renewal, and another instance (or the restarted one)
+ * claims the delivery at its next poll ({@link DELIVERY_POLL_INTERVAL_MS}): within 31 s of the death.
  */
-export const DELIVERY_LEASE_MARGIN_MS = 15_000;
+export const DELIVERY_LEASE_MS = 30_000;
 
-/** A sender's hold on a webhook row, in ms: {@link WEBHOOK_DELIVERY_DEADLINE_MS} + {@link DELIVERY_LEASE_MARGIN_MS}. */
-export const WEBHOOK_LEASE_MS = WEBHOOK_DELIVERY_DEADLINE_MS + DELIVERY_LEASE_MARGIN_MS;
+/**
+ * How often a sender renews the lease of each delivery it has in flight, in ms: a third of
+ * {@link DELIVERY_LEASE_MS}, so that two renewals in a row may fail (a database slow to answer) before
+ * the lease runs out. A sender whose renewals have not held for a whole lease stops the delivery, as
+ * another instance may have taken it.
+ */
+export const DELIVERY_HEARTBEAT_MS = 10_000;
 
 /**
  * The fewest bytes the decision events' signing secret (`SONDE_EVENTS_WEBHOOK_SECRET`, `whsec_<base64>`)

@@ -55,19 +55,18 @@ export type ClaimedMemberDelivery = {
 
 /**
  * Claims up to `places` due deliveries of these channels (`for update skip locked`, so many senders never
- * claim one row twice), each under its channel's lease, and counts the attempt.
- * @param channels - each channel's name and lease, in seconds
+ * claim one row twice), each under a lease of `leaseMs` on the database's clock, and counts the attempt
+ * (the count is the lease's token: {@link Lease}). A row whose lease has run out (its sender died) is due
+ * again.
+ * @param names - the channels this sender has
+ * @param leaseMs - the lease, in ms (`DELIVERY_LEASE_MS`), renewed by {@link renewLease} while the delivery is in flight
  */
 export async function claimDeliveries(
   db: Db,
   places: number,
-  channels: Array<{ name: string; leaseSeconds: number }>,
+  names: string[],
+  leaseMs: number,
 ): Promise<Array<ClaimedDelivery | ClaimedMemberDelivery>> {
-  const names = channels.map((channel) => channel.name);
-  const leaseSeconds = sql.join(
-    channels.map((channel) => sql`when ${channel.name} then ${channel.leaseSeconds}::float8`),
-    sql` `,
-  );
     const result = await db.execute(sql`
       with due as (
         select id from ${deliveries}
@@ -79,7 +78,7 @@ export async function claimDeliveries(
         for update skip locked
       ),
       claimed as (
-        update ${deliveries} d set locked_until = now() + make_interval(secs => case d.channel ${leaseSeconds} end), attempts = d.attempts + 1
+        update ${deliveries} d set locked_until = now() + make_interval(secs => ${leaseMs / 1000}::float8), attempts = d.attempts + 1
         from due where d.id = due.id
         returning d.id, d.submission_id, d.member_id, d.attempts, d.created_at, d.channel, d.message, d.attach_subject, d.locked_until, d.rendered, d.covers, d.event, d.payload
       )
@@ -95,16 +94,32 @@ export async function claimDeliveries(
     return rowsOf<ClaimedDelivery | ClaimedMemberDelivery>(result);
 }
 
-/** A claimed delivery under this sender's lease: every bookkeeping update holds only while the lease does. */
+/**
+ * A claimed delivery under this sender's lease: every update of the row holds only while the lease does.
+ * `attempts` is the lease's token: each claim counts one more, so once another sender has claimed the row
+ * (after this lease ran out), none of this sender's updates matches it any more.
+ */
 export interface Lease {
   id: string;
-  lockedUntil: Date;
+  attempts: number;
 }
 
-// Past the lease another instance may have claimed the row, and its outcome is the one that counts
-// (compared to the millisecond: the driver's Date has no microseconds).
-const mine = (lease: Lease) =>
-  sql`${deliveries.id} = ${lease.id} and date_trunc('milliseconds', ${deliveries.lockedUntil}) = ${lease.lockedUntil.toISOString()}::timestamptz`;
+// Once another sender has claimed the row, its outcome is the one that counts.
+const mine = (lease: Lease) => sql`${deliveries.id} = ${lease.id} and ${deliveries.attempts} = ${lease.attempts}`;
+
+/**
+ * Renews a lease while its delivery is in flight: `leaseMs` from now, by the database's clock.
+ * @returns false when the lease is no longer this sender's (another claimed the row), or the delivery's
+ *   outcome was recorded already
+ */
+export async function renewLease(db: Db, lease: Lease, leaseMs: number): Promise<boolean> {
+  const renewed = await db
+    .update(deliveries)
+    .set({ lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000}::float8)` })
+    .where(sql`${mine(lease)} and ${deliveries.lockedUntil} is not null and ${deliveries.deliveredAt} is null and ${deliveries.failedAt} is null`)
+    .returning({ id: deliveries.id });
+  return renewed.length > 0;
+}
 
 /** Keeps a delivery's rendered message before it is sent. @returns false when the lease ended (or one was kept already) */
 export async function keepRendered(db: Db, lease: Lease, rendered: string): Promise<boolean> {

@@ -1,15 +1,10 @@
-import { DELIVERY_FIRST_RETRY_MS, DELIVERY_LEASE_MARGIN_MS, DELIVERY_MAX_RETRY_MS } from '../limits.ts';
+import { DELIVERY_FIRST_RETRY_MS, DELIVERY_MAX_RETRY_MS } from '../limits.ts';
 
 // How the outbox (server/outbox/sender.ts) treats a failed delivery: given up at once, or tried again later.
 
 /** A receiver's final refusal (an SMTP 5xx, such as an unknown mailbox): the delivery is given up at once. */
 export class PermanentDeliveryError extends Error {
   override name = 'PermanentDeliveryError';
-}
-
-/** A channel's lease, in ms: its deadline and {@link DELIVERY_LEASE_MARGIN_MS}, so no other instance claims a row while it is sent. */
-export function leaseMsOf(deadlineMs: number): number {
-  return deadlineMs + DELIVERY_LEASE_MARGIN_MS;
 }
 
 // An address as a receiver may quote it back (`550 <ada@example.com>: Recipient address rejected`).

@@ -1,18 +1,20 @@
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import type { Db } from '../db/database.ts';
-import { claimDeliveries, keepRendered, markConfirmationSent, markDelivered, markFailed, scheduleRetry } from '../db/deliveries.ts';
+import { claimDeliveries, keepRendered, markConfirmationSent, markDelivered, markFailed, renewLease, scheduleRetry } from '../db/deliveries.ts';
 import type { ClaimedDelivery, ClaimedMemberDelivery, Lease } from '../db/deliveries.ts';
 import { withDeadline } from '../db/deadline.ts';
 import type { DecisionEvent, MailMessage, OutboxChannel } from '../db/schema.ts';
 import {
   DELIVERY_CONCURRENCY,
   DELIVERY_GIVE_UP_AFTER_MS,
+  DELIVERY_HEARTBEAT_MS,
+  DELIVERY_LEASE_MS,
   DELIVERY_POLL_INTERVAL_MS,
   TEAM_ENROLLMENT_TTL_MS,
 } from '../limits.ts';
 import type { Logger } from '../logger.ts';
 import { asDate, deliveryOf } from './deliveryRow.ts';
-import { leaseMsOf, PermanentDeliveryError, problemOf, retryDelayMs } from './failures.ts';
+import { PermanentDeliveryError, problemOf, retryDelayMs } from './failures.ts';
 
 /** A request a delivery is about: a privacy confirmation may cover several requests to one mailbox. */
 export interface CoveredRequest {
@@ -60,8 +62,8 @@ export interface Delivery {
 export interface Channel {
   name: OutboxChannel;
   /**
-   * The longest one delivery may take, in ms: past it, `signal` aborts it. The sender holds the row
-   * for this plus `DELIVERY_LEASE_MARGIN_MS`.
+   * The longest one delivery may take, in ms: past it, `signal` aborts it. The sender's lease on the row
+   * is renewed until then (`DELIVERY_HEARTBEAT_MS`), however long that is.
    */
   deadlineMs: number;
   /**
@@ -109,9 +111,13 @@ export interface Outbox {
 /**
  * Starts sending the outbox (`deliveries`), one mechanism for every channel given: every
  * {@link DELIVERY_POLL_INTERVAL_MS}, and whenever a delivery ends, it claims due rows of those channels
- * into the free places of {@link DELIVERY_CONCURRENCY}, each under its own lease (its channel's deadline
- * and `DELIVERY_LEASE_MARGIN_MS`; `for update skip locked`: several server instances never send one
- * delivery at the same time), so a slow delivery holds back no other. Each is delivered through its
+ * into the free places of {@link DELIVERY_CONCURRENCY}, each under its own lease (`for update skip
+ * locked`: several server instances never send one delivery at the same time), so a slow delivery holds
+ * back no other. A lease is short ({@link DELIVERY_LEASE_MS}) and renewed every
+ * {@link DELIVERY_HEARTBEAT_MS} while its delivery is in flight, so a slow delivery keeps its row up to its
+ * channel's deadline, and the rows of a sender that died are claimed again within a lease of its death.
+ * A sender that can no longer renew a lease (another claimed the row, or the database has not answered for
+ * a whole lease) aborts that delivery: another instance may be sending it. Each is delivered through its
  * channel: rendered once at the first attempt and kept with the row (a retry is the same message),
  * aborted at its channel's deadline (the connection closed), marked delivered on success (the kept copy
  * cleared), and otherwise given its next attempt ({@link retryDelayMs}); after
@@ -119,7 +125,8 @@ export interface Outbox {
  * restart: the schedule is in the database. A row of a channel this instance does not have (a webhook no
  * longer configured) waits. A team member's row (an enrollment link's mail, rendered when it was written)
  * is sent as it is through the mail channel's `deliverRendered`, and given up once its link has expired.
- * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline, in tests
+ * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline,
+ *   `leaseMs` and `heartbeatMs` the lease and its renewal, in tests
  */
 export function startOutbox(options: {
   db: Db;
@@ -128,11 +135,15 @@ export function startOutbox(options: {
   firstRetryMs?: number;
   pollIntervalMs?: number;
   deliveryDeadlineMs?: number;
+  leaseMs?: number;
+  heartbeatMs?: number;
 }): Outbox {
   const { db, logger } = options;
   const channels = new Map(options.channels.map((channel) => [channel.name, channel]));
   const names = [...channels.keys()];
   const deadlineOf = (channel: Channel) => options.deliveryDeadlineMs ?? channel.deadlineMs;
+  const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? DELIVERY_HEARTBEAT_MS;
   const inFlight = new Map<Promise<void>, AbortController>();
   let claiming: Promise<void> | undefined;
   let again = false;
@@ -185,16 +196,52 @@ export function startOutbox(options: {
     };
   };
 
+  /**
+   * Renews `lease` every `heartbeatMs` until the returned function is called. When a renewal finds the
+   * row claimed by another sender, or no renewal has held for a whole lease (the database not answering:
+   * another instance may claim the row by now), it aborts `lost` with the reason.
+   */
+  const holdLease = (lease: Lease, lost: AbortController): (() => void) => {
+    const runOut = () => lost.abort(new Error('the lease ran out: no renewal held'));
+    let expiry = setTimeout(runOut, leaseMs);
+    let renewing = false;
+    let released = false;
+    const beat = setInterval(() => {
+      if (renewing || lost.signal.aborted) return;
+      renewing = true;
+      const asked = performance.now();
+      renewLease(db, lease, leaseMs)
+        .then(
+          (held) => {
+            if (released) return;
+            if (!held) return lost.abort(new Error('the lease was lost: another sender claimed the delivery'));
+            // the new lease counts from when it was asked for at the latest
+            clearTimeout(expiry);
+            expiry = setTimeout(runOut, leaseMs - (performance.now() - asked));
+          },
+          (err: unknown) => logger.warn({ err, deliveryId: lease.id }, 'lease not renewed; will try again'),
+        )
+        .finally(() => (renewing = false));
+    }, heartbeatMs);
+    return () => {
+      released = true;
+      clearInterval(beat);
+      clearTimeout(expiry);
+    };
+  };
+
   const send = async (row: ClaimedDelivery | ClaimedMemberDelivery, signal: AbortSignal): Promise<void> => {
     const job = row.member_id === null ? requestJob(row) : memberJob(row);
     const { about, channel } = job;
     // every bookkeeping update holds only while this lease does (server/db/deliveries.ts)
-    const mine: Lease = { id: row.id, lockedUntil: asDate(row.locked_until)! };
+    const mine: Lease = { id: row.id, attempts: row.attempts };
     let problem: string;
     let permanent: boolean;
-    // the deadline aborts the delivery (the mail channel closes its SMTP connection), as does stop()
+    // the deadline aborts the delivery (the mail channel closes its SMTP connection), as do stop() and a lost lease
     const deadline = new AbortController();
-    const aborted = AbortSignal.any([signal, deadline.signal]);
+    const lost = new AbortController();
+    const aborted = AbortSignal.any([signal, deadline.signal, lost.signal]);
+    const release = holdLease(mine, lost);
     try {
       const after = await withDeadline(job.run(mine, aborted), deadlineOf(channel)).finally(() => deadline.abort());
       await markDelivered(db, mine);
@@ -204,6 +251,8 @@ export function startOutbox(options: {
     } catch (error) {
       problem = problemOf(error);
       permanent = error instanceof PermanentDeliveryError;
+    } finally {
+      release();
     }
     if (permanent || Date.now() - job.createdAt.getTime() >= DELIVERY_GIVE_UP_AFTER_MS) {
       // the kept copy holds a live verification token: cleared once it will never be sent
@@ -217,9 +266,8 @@ export function startOutbox(options: {
     logger.warn({ ...about, problem, retryInMs: delay }, 'not delivered; will retry');
   };
 
-  /** Claims up to `places` due rows, each under its channel's lease. */
-  const claim = (places: number): Promise<Array<ClaimedDelivery | ClaimedMemberDelivery>> =>
-    claimDeliveries(db, places, options.channels.map((channel) => ({ name: channel.name, leaseSeconds: leaseMsOf(deadlineOf(channel)) / 1000 })));
+  /** Claims up to `places` due rows, each under its own lease. */
+  const claim = (places: number): Promise<Array<ClaimedDelivery | ClaimedMemberDelivery>> => claimDeliveries(db, places, names, leaseMs);
 
   const start = (row: ClaimedDelivery | ClaimedMemberDelivery) => {
     const controller = new AbortController();

@@ -147,7 +147,7 @@ describe('a crash after the SMTP peer accepted a confirmation', () => {
     await server.exited;
     expect(smtp.received).toHaveLength(1);
 
-    // the crashed sender's lease runs out (its deadline and margin: minutes, skipped here)
+    // the crashed sender's lease runs out (DELIVERY_LEASE_MS after its last renewal: skipped here)
     const database = await openDatabase({ pgliteDir });
     await database.db.update(deliveries).set({ lockedUntil: sql`now() - interval '1 second'` });
     await database.close();
