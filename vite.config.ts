@@ -112,6 +112,9 @@ function machineDescriptionsOut(): Plugin {
 
 const app = appChunk();
 
+/** React DOM, React, its scheduler and Vite's helper for dynamic imports: the `react-dom` chunk. */
+const REACT_DOM_MODULES = /\/node_modules\/(react|react-dom|scheduler)\/|vite\/preload-helper/;
+
 export default defineConfig({
   plugins: [react(), vanillaExtractPlugin(), sondeApi(), devPrerender(), compileHints(), machineDescriptionsOut(), app.plugin],
   resolve: {
@@ -139,10 +142,14 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // Vite's helper for dynamic imports goes in the app's chunk too, so the entry imports that
-            // chunk statically: the entry itself runs only after the first paint (scripts/build.mjs
-            // `entryLoader`), and a chunk of its own (0.9 KB gzip) cost 0.3 KB more on every first load.
+            // The app's modules but React DOM's (below): one chunk, since six small ones gzip worse.
             { name: 'hydrate', test: (id: string) => app.modules.has(id), priority: 1 },
+            // React DOM (with React and its scheduler) in a chunk of its own, which src/main.tsx imports
+            // first: evaluating it is a task of its own, apart from the app's (DESIGN.md §4, TBT). Vite's
+            // helper for dynamic imports goes here too (a chunk of its own cost 0.3 KB more on every first
+            // load), so that the entry's static import of it evaluates none of the app's code: React's
+            // modules are CommonJS, run only when first required.
+            { name: 'react-dom', test: (id: string) => app.modules.has(id) && REACT_DOM_MODULES.test(id), priority: 2 },
           ],
         },
       },

@@ -24,5 +24,18 @@ function isTeamPath(pathname: string): boolean {
 // console's with __TEAM_BUILD__ true, and writes it to team.html only): the site's chunks hold nothing of
 // the console's, so no public route's first load changes, and the console's hold nothing of the site's app,
 // so PostHog cannot load on /team. The dev server serves both from this one entry, by the path.
-const app = (import.meta.env.DEV && isTeamPath(window.location.pathname)) || __TEAM_BUILD__ ? import('./app/team/hydrate') : import('./hydrate');
+const isTeam = (import.meta.env.DEV && isTeamPath(window.location.pathname)) || __TEAM_BUILD__;
+
+/** Resolves in a later task of the browser's: at once, where it has no `scheduler.yield()`, on a zero timer. */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return typeof scheduler?.yield === 'function' ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+// React DOM is evaluated first, in a task of its own, and the app in the next: as one module graph, both
+// were one long task of evaluation on a slow phone (DESIGN.md §4, TBT). The build's page loader
+// preloads both chunks at once (scripts/build.mjs `entryLoader`), so the second waits for no download.
+const app = import('react-dom/client')
+  .then(nextTask)
+  .then(() => (isTeam ? import('./app/team/hydrate') : import('./hydrate')));
 app.catch((error: unknown) => console.error('[app] could not be loaded:', error));
