@@ -473,6 +473,11 @@ describe.each(testEngines())('how much mail one address gets on $name', (engine)
     expect(await found('victim+eve@corp.example')).toEqual([tagged]);
     expect(await found('victim@corp.example')).toEqual([victim]);
 
+    // show labels the other spelling as what it is, apart from the requests of its own address
+    expect(await cli.run(['show', tagged])).toBe(0);
+    const shown = JSON.parse(cli.io.out[0]!) as { otherRequestsFromThisAddress: unknown[]; otherSpellingsMaybeSamePerson: Array<{ id: string; email: string }> };
+    expect(shown.otherRequestsFromThisAddress).toEqual([]);
+    expect(shown.otherSpellingsMaybeSamePerson).toMatchObject([{ id: victim, email: 'victim@corp.example' }]);
     expect(await cli.run(['erase', '--email', 'victim+eve@corp.example', '--force'])).toBe(0);
     expect(cli.io.out[0]).toMatch(/^erased 1 request of victim\+eve@corp\.example; .*; 1 request from other spellings of this mailbox .* left as they are/);
     expect(await cli.run(['erase', '--email', 'Ada.Lovelace@GMAIL.com', '--force'])).toBe(0);
