@@ -46,6 +46,21 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(await run(['accept', id, '--cohort', 'Cohort 3'])).toBe(0);
   });
 
+  it('takes "Two ", " Two", "Two\\u00a0", "two" and "Ｔwo" as the cohort "Two": cohort add exits 1, and accept --cohort finds it', async () => {
+    expect(await run(['cohort', 'add', 'Two', '--starts', '2027-01-15', '--capacity', '1'])).toBe(0);
+    for (const name of ['Two ', ' Two', 'Two\u00a0', 'two', 'Ｔwo']) {
+      expect(await run(['cohort', 'add', name, '--starts', '2027-02-01']), JSON.stringify(name)).toBe(1);
+      expect(io.err).toEqual([`a cohort named "${name}" exists already`]);
+    }
+    expect(await run(['cohort', 'list'])).toBe(0);
+    expect(io.out.join('\n').match(/Two/g)).toHaveLength(1);
+    const [a, b] = [await store(), await store()];
+    expect(await run(['accept', a, '--cohort', 'two\u00a0'])).toBe(0);
+    // the look-alike is the full cohort itself, not a second one with room
+    expect(await run(['accept', b, '--cohort', 'Two '])).toBe(1);
+    expect(io.err).toEqual([`nothing changed: cohort "Two" is full (1 of 1): request ${b} would not fit`]);
+  });
+
   it.each([
     [['waitlist'], 'waitlist', 'received'],
     [['spam'], 'spam', 'received'],
