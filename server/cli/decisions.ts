@@ -102,9 +102,11 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
       .requiredOption('--starts <date>', 'the day it starts onboarding (YYYY-MM-DD)', isoDate)
       .option('--capacity <n>', 'how many requests it takes (default: no limit)', capacity),
   ).action(async (name: string, options: { starts: string; capacity?: number; by?: string }) => {
-    const added = await withDb('write', (db) => addCohort(db, { name, startsOn: options.starts, capacity: options.capacity ?? null, by: options.by ?? io.user }));
+    const audit = { memberId: null, via: 'cli', at: io.now() } as const;
+    const added = await withDb('write', (db) => addCohort(db, { name, startsOn: options.starts, capacity: options.capacity ?? null, by: options.by ?? io.user, audit }));
+    // names are unique whatever their case, spaces around them and their Unicode form (cohortNameOf)
     if (!added) throw new ExitError(`a cohort named "${name}" exists already`, 1);
-    io.out(`cohort "${name}" added: starts ${added.startsOn}, ${added.capacity === null ? 'no capacity limit' : `${added.capacity} seats`}`);
+    io.out(`cohort "${added.name}" added: starts ${added.startsOn}, ${added.capacity === null ? 'no capacity limit' : `${added.capacity} seats`}`);
   });
   cohort
     .command('list')

@@ -2,6 +2,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { DECIDED_STATE, inviteReviewMachine, reviewAt, type InviteDecision, type InviteReviewEvent } from '#machines/inviteReviewMachine';
 import { rowsOf, type Db } from './database.ts';
 import type { Reader } from './privacyCourse.ts';
+import { audit } from './team.ts';
 import { cohorts, deliveries, submissions, timeline, type DecisionEvent, type MailMessage, type ReviewState, type TimelineAction } from './schema.ts';
 
 /** A cohort with how many accepted requests it holds. */
@@ -135,16 +136,37 @@ export async function listCohorts(db: Db): Promise<CohortView[]> {
 }
 
 /**
- * Creates a cohort.
- * @returns the new cohort; undefined when one of that name exists (names are unique)
+ * A cohort's name as it is stored and looked up: NFKC-normalised (a no-break space is a space, a full-width
+ * `Ｔ` a `T`), then trimmed, so that no look-alike of a cohort ("Two ", "Two\u00a0") is another cohort.
  */
-export async function addCohort(db: Db, cohort: { name: string; startsOn: string; capacity: number | null; by: string }): Promise<CohortView | undefined> {
+export const cohortNameOf = (name: string): string => name.normalize('NFKC').trim();
+
+/** The cohort `name` (as {@link cohortNameOf} stores it) names, whatever its case. */
+const namedCohort = (name: string) => sql`lower(${cohorts.name}) = lower(${cohortNameOf(name)})`;
+
+/**
+ * Creates a cohort, its name as {@link cohortNameOf} makes it, and writes it to the team's audit as
+ * `cohort added` (`via`: `cli` or `console`), in the caller's transaction. Names are unique whatever their
+ * case: the database's unique index on `lower(name)` holds across instances, and under the team's write
+ * lock the names are compared in Unicode lower case too (PostgreSQL's `lower` under the C collation folds
+ * ASCII only).
+ * @returns the new cohort; undefined when one of that name exists
+ */
+export async function addCohort(
+  db: Db,
+  cohort: { name: string; startsOn: string; capacity: number | null; by: string; audit: { memberId: string | null; via: 'cli' | 'console'; at: Date } },
+): Promise<CohortView | undefined> {
+  const name = cohortNameOf(cohort.name);
+  const taken = await db.select({ name: cohorts.name }).from(cohorts);
+  if (taken.some((one) => one.name.toLowerCase() === name.toLowerCase())) return undefined;
   const [row] = await db
     .insert(cohorts)
-    .values({ name: cohort.name, startsOn: cohort.startsOn, capacity: cohort.capacity, createdBy: cohort.by })
-    .onConflictDoNothing({ target: cohorts.name })
+    .values({ name, startsOn: cohort.startsOn, capacity: cohort.capacity, createdBy: cohort.by })
+    .onConflictDoNothing()
     .returning();
-  return row ? { id: row.id, name: row.name, startsOn: row.startsOn, capacity: row.capacity, accepted: 0 } : undefined;
+  if (!row) return undefined;
+  await audit(db, { at: cohort.audit.at, memberId: cohort.audit.memberId, action: 'cohort added', detail: cohort.audit.via });
+  return { id: row.id, name: row.name, startsOn: row.startsOn, capacity: row.capacity, accepted: 0 };
 }
 
 /**
@@ -173,7 +195,7 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
   const byId = new Map(rows.map((row) => [row.id, row]));
   let cohort: CohortView | undefined;
   if (input.decision === 'accept') {
-    const [locked] = await db.select().from(cohorts).where(eq(cohorts.name, input.cohort ?? '')).for('update');
+    const [locked] = await db.select().from(cohorts).where(namedCohort(input.cohort ?? '')).for('update');
     if (!locked) throw new DecisionRefusedError([noCohort(input.cohort, input.reader)]);
     const [{ accepted } = { accepted: 0 }] = await db.select({ accepted: sql<number>`count(*)::int` }).from(submissions).where(eq(submissions.cohortId, locked.id));
     cohort = { id: locked.id, name: locked.name, startsOn: locked.startsOn, capacity: locked.capacity, accepted };

@@ -6,7 +6,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEXT_LIMITS } from '#shared/submission';
 import type { Database } from '../../server/db/database.ts';
-import { deliveries, submissions, timeline } from '../../server/db/schema.ts';
+import { deliveries, submissions, teamAudit, timeline } from '../../server/db/schema.ts';
 import { TEAM_COHORT_CAPACITY_MAX } from '../../server/limits.ts';
 import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
@@ -44,6 +44,23 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(await snapshot([id])).toEqual(before);
     expect(await run(['reopen', id])).toBe(0);
     expect(await run(['accept', id, '--cohort', 'Cohort 3'])).toBe(0);
+  });
+
+  it('takes "Two ", " Two", "Two\\u00a0", "two" and "Ｔwo" as the cohort "Two": cohort add exits 1, accept --cohort finds it, and the one cohort added is audited once', async () => {
+    expect(await run(['cohort', 'add', 'Two', '--starts', '2027-01-15', '--capacity', '1'])).toBe(0);
+    for (const name of ['Two ', ' Two', 'Two\u00a0', 'two', 'Ｔwo']) {
+      expect(await run(['cohort', 'add', name, '--starts', '2027-02-01']), JSON.stringify(name)).toBe(1);
+      expect(io.err).toEqual([`a cohort named "${name}" exists already`]);
+    }
+    expect(await run(['cohort', 'list'])).toBe(0);
+    expect(io.out.join('\n').match(/Two/g)).toHaveLength(1);
+    const added = await database.db.select().from(teamAudit).where(eq(teamAudit.action, 'cohort added'));
+    expect(added.map((entry) => [entry.memberId, entry.detail])).toEqual([[null, 'cli']]);
+    const [a, b] = [await store(), await store()];
+    expect(await run(['accept', a, '--cohort', 'two\u00a0'])).toBe(0);
+    // the look-alike is the full cohort itself, not a second one with room
+    expect(await run(['accept', b, '--cohort', 'Two '])).toBe(1);
+    expect(io.err).toEqual([`nothing changed: cohort "Two" is full (1 of 1): request ${b} would not fit`]);
   });
 
   it.each([

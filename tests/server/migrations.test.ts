@@ -199,6 +199,26 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
     ]);
   }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 
+  it('upgrades a database holding look-alike cohort names ("Two", "two", "Two ", " Two", "Two\\u00a0"): each normalised, the first keeping its name and each later one its id\'s first 8 characters after it, none lost', async () => {
+    const database = await fresh();
+    const before = await tempDir('sonde-before-cohort-names-');
+    const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+    const upTo = journal.entries.findIndex((entry) => entry.tag.endsWith('_cohort_names'));
+    await mkdir(join(before, 'meta'));
+    await writeFile(join(before, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+    for (const { tag } of journal.entries.slice(0, upTo)) await cp(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(before, `${tag}.sql`));
+    await database.migrateWith(before);
+    const names = ['Two', 'two', 'Two ', ' Two', 'Two\u00a0', 'Ｔhree'];
+    for (const [day, name] of names.entries()) {
+      await database.query(`insert into cohorts (name, starts_on, created_at, created_by) values ('${name}', '2027-01-15', timestamptz '2026-01-01' + interval '${day} days', 'ops')`);
+    }
+    await database.release();
+
+    const stored = await openAndLook(database.location, FUNCTIONS_FOLDER, (opened) => query(opened, 'select id::text, name from cohorts order by created_at'));
+    const suffixed = (name: string, row: number) => `${name} (${String(stored[row]!.id).slice(0, 8)})`;
+    expect(stored.map((row) => row.name)).toEqual(['Two', suffixed('two', 1), suffixed('Two', 2), suffixed('Two', 3), suffixed('Two', 4), 'Three']);
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+
   it('applies a changed function file again on the next open, and only that file', async () => {
     const database = await fresh();
     const functions = await functionsCopy();

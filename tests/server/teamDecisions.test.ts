@@ -49,6 +49,19 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     expect(cohorts.json).toEqual({ cohorts: [expect.objectContaining({ name: 'Cohort 3', startsOn: '2027-01-15', capacity: 2, accepted: 2 })] });
   });
 
+  it('stores a cohort\'s name trimmed and NFKC-normalised, and refuses with 409 "Two ", " Two", "Two\\u00a0" and "two" once "Two" exists; the one cohort added is audited once', async () => {
+    const created = await client.call('POST', '/cohorts', { body: { name: ' Ｔwo\u00a0', startsOn: '2027-01-15', capacity: 1 } });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ cohort: { name: 'Two' } });
+    for (const name of ['Two', 'Two ', ' Two', 'Two\u00a0', 'two']) {
+      const again = await client.call('POST', '/cohorts', { body: { name, startsOn: '2027-02-01' } });
+      expect(again.status, JSON.stringify(name)).toBe(409);
+    }
+    expect((await database.db.select().from(cohorts)).map((cohort) => cohort.name)).toEqual(['Two']);
+    const added = await database.db.select().from(teamAudit).where(eq(teamAudit.action, 'cohort added'));
+    expect(added.map((entry) => [entry.memberId === null, entry.detail])).toEqual([[false, 'console']]);
+  });
+
   it('refuses, with 409 and each reason, a decision the chart does not allow, a full cohort, and a batch with one bad id: nothing changes', async () => {
     const [a, b] = [await invite(), await invite()];
     expect((await client.call('POST', '/cohorts', { body: { name: 'Tiny', startsOn: '2027-01-15', capacity: 1 } })).status).toBe(201);

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { check, date, index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ReviewState } from '#machines/inviteReviewMachine';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 
@@ -113,7 +113,11 @@ export const cohorts = pgTable(
   'cohorts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    name: text('name').notNull().unique(),
+    /**
+     * trimmed and NFKC-normalised by whoever adds it (server/db/decisions.ts `cohortNameOf`); unique whatever
+     * its case (`cohorts_name_lower`), so no look-alike of a full cohort takes more requests
+     */
+    name: text('name').notNull(),
     /** the day the cohort starts onboarding (ISO 8601 date, `YYYY-MM-DD`) */
     startsOn: date('starts_on', { mode: 'string' }).notNull(),
     /** how many accepted requests it takes; null: no limit */
@@ -121,7 +125,10 @@ export const cohorts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     createdBy: text('created_by').notNull(),
   },
-  (table) => [check('cohorts_capacity', sql`${table.capacity} is null or ${table.capacity} > 0`)],
+  (table) => [
+    check('cohorts_capacity', sql`${table.capacity} is null or ${table.capacity} > 0`),
+    uniqueIndex('cohorts_name_lower').on(sql`lower(${table.name})`),
+  ],
 );
 
 /** What a timeline entry records: a decision of the review, or the team's note. */

@@ -100,7 +100,9 @@ export type TeamAuditAction =
   | 'decision'
   | 'note'
   /** the queue exported as CSV from the console: no request id, the filter is not kept */
-  | 'export';
+  | 'export'
+  /** a cohort created (its name is the team's, not personal): `detail` is `cli` or `console` */
+  | 'cohort added';
 
 /**
  * The team's audit trail, append-only (a trigger refuses UPDATE and DELETE): who did what, to which request,
@@ -123,7 +125,7 @@ export const teamAudit = pgTable(
     index('team_audit_at').on(table.at),
     check(
       'team_audit_action',
-      sql`${table.action} in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note', 'export')`,
+      sql`${table.action} in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note', 'export', 'cohort added')`,
     ),
   ],
 );

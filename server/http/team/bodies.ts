@@ -42,7 +42,7 @@ export const requestId = z.uuid().transform((id) => id.toLowerCase());
  * A reason kept in the record of 11 CCR §7101, which outlives the request's erasure: a {@link teamText}
  * without an email address (server/db/privacySteps.ts `recordReasonProblem`), as the command line's `--reason`.
  */
-export const recordText = teamText.superRefine((value, ctx) => {
+const recordText = teamText.superRefine((value, ctx) => {
   const problemText = recordReasonProblem(value);
   if (problemText) ctx.addIssue({ code: 'custom', message: problemText });
 });

@@ -34,9 +34,10 @@ const cohortBody = z.object({
  *   is unknown or a privacy request: then nothing changed. The decider is the signed-in member.
  * - `POST /notes` `{ requestId, text }` → 201; 404 for an unknown request.
  * - `GET /cohorts` → 200 `{ cohorts: [{ id, name, startsOn, capacity, accepted }] }`;
- *   `POST /cohorts` `{ name, startsOn: 'YYYY-MM-DD', capacity?: number | null }` → 201 `{ cohort }`; 409 when
- *   one of that name exists.
- * Each decision and note is written to the audit (member, action, request id), never its text.
+ *   `POST /cohorts` `{ name, startsOn: 'YYYY-MM-DD', capacity?: number | null }` → 201 `{ cohort }`, its name
+ *   trimmed and NFKC-normalised (server/db/decisions.ts `cohortNameOf`); 409 when one of that name exists, in
+ *   any case.
+ * Each decision, note and new cohort is written to the audit (member, action, request id), never its text.
  */
 export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: TeamContext): Hono<TeamEnv> {
   const db = options.database.db;
@@ -82,7 +83,9 @@ export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: Te
       const parsed = cohortBody.safeParse(c.var.body);
       if (!parsed.success) return problem(c, 400, `Bad cohort: ${shapeProblem(parsed.error)}`);
       const { name, startsOn, capacity } = parsed.data;
-      const cohort = await inTeamTransaction(db, 'write', (tx) => addCohort(tx, { name, startsOn, capacity: capacity ?? null, by: by(c.var.member) }));
+      const member = c.var.member;
+      const audited = { memberId: member.id, via: 'console', at: team.now() } as const;
+      const cohort = await inTeamTransaction(db, 'write', (tx) => addCohort(tx, { name, startsOn, capacity: capacity ?? null, by: by(member), audit: audited }));
       return cohort ? c.json({ cohort }, 201) : problem(c, 409, `A cohort named "${name}" exists already`);
     });
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { PRIVACY_EMAIL } from '#shared/policy';
-import { listCohorts, noCohort } from '../../db/decisions.ts';
+import { cohortNameOf, listCohorts, noCohort } from '../../db/decisions.ts';
 import { findQueueEntries } from '../../db/queue.ts';
 import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_DECISION_BATCH_MAX } from '../../limits.ts';
@@ -69,7 +69,7 @@ export function previewRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       const ids = [...new Set(body.ids)];
       const { entries, cohort } = await inTeamTransaction(db, 'read', async (tx) => ({
         entries: await findQueueEntries(tx, ids),
-        cohort: cohortName === undefined ? undefined : (await listCohorts(tx)).find((one) => one.name === cohortName),
+        cohort: cohortName === undefined ? undefined : (await listCohorts(tx)).find((one) => one.name.toLowerCase() === cohortNameOf(cohortName).toLowerCase()),
       }));
       const byId = new Map(entries.map((entry) => [entry.submissions.id, entry]));
       const kind = PRIVACY_STEPS.has(decision) ? 'privacy' : 'invite';
