@@ -1,10 +1,10 @@
 import { and, assign, not, setup, stateIn } from 'xstate';
 import { RETENTION } from '#shared/policy';
 import { VERIFIED_REQUEST_TYPES } from '#shared/submission';
-import type { PrivacyOutcome, VerificationMethod } from '#shared/team';
+import type { CourseState, PrivacyOutcome, VerificationMethod } from '#shared/team';
 
-/** How the team answered a privacy request, and how its identity was confirmed (shared/team.ts). */
-export type { PrivacyOutcome, VerificationMethod };
+/** How the team answered a privacy request, how its identity was confirmed, and its course as a member sees it (shared/team.ts). */
+export type { CourseState, PrivacyOutcome, VerificationMethod };
 
 /**
  * The record of 11 CCR §7101 the course keeps (the chart's context): the date and nature of the request,
@@ -221,4 +221,18 @@ export function privacyCourseAt(record: PrivacyCourseRecord, now: Date) {
   const deadline = now.getTime() >= Date.parse(record.dueAt) ? 'overdue' : record.extendedAt ? 'extended' : 'onTime';
   const value = record.respondedAt ? 'responded' : { received: { identity, deadline } };
   return privacyCourseMachine.resolveState({ value, context: record });
+}
+
+
+/** Every {@link CourseState}, in the chart's order (what `--from` and the console's steps take). */
+export const COURSE_STATES = ['unverified', 'notNeeded', 'verified', 'unverified.extended', 'notNeeded.extended', 'verified.extended', 'responded'] as const satisfies readonly CourseState[];
+
+/**
+ * The {@link CourseState} of a course's snapshot ({@link privacyCourseAt}): what the console sends as the
+ * state its member saw, and what the server compares it with, under the request's lock. Pure.
+ */
+export function courseStateOf(course: ReturnType<typeof privacyCourseAt>): CourseState {
+  if (course.matches('responded')) return 'responded';
+  const identity = course.matches({ received: { identity: 'verified' } }) ? 'verified' : course.matches({ received: { identity: 'unverified' } }) ? 'unverified' : 'notNeeded';
+  return course.context.extendedAt ? `${identity}.extended` : identity;
 }

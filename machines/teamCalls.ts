@@ -1,3 +1,4 @@
+import type { ChangedMeanwhile } from '#shared/team';
 import { TeamApiError } from '@/services/teamApi';
 
 // What the console's machines (machines/team*Machine.ts) share about the team's calls: how a failure is
@@ -33,6 +34,16 @@ export function notFound(error: unknown): boolean {
 /** Whether the chart refused a decision or step (409, with its refusals): nothing changed. */
 export function refused(error: unknown): boolean {
   return error instanceof TeamApiError && error.status === 409;
+}
+
+/** Whether a decision or step was refused (409) because a request changed since the member saw it. */
+export function changedMeanwhile(error: unknown): boolean {
+  return error instanceof TeamApiError && error.status === 409 && error.changed.length > 0;
+}
+
+/** What changed each request since the member saw it (a 409's `changed`): the state now, who and when. */
+export function changesOf(error: unknown): ChangedMeanwhile[] {
+  return error instanceof TeamApiError ? [...error.changed] : [];
 }
 
 /** The refusals of a 409, one line per request; the answer's `error` when it lists none. */

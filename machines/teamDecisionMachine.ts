@@ -1,8 +1,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { decide, previewMails, takePrivacyStep } from '@/services/teamApi';
-import type { MailPreview, PreviewRequest } from '#shared/team';
-import { chartsAllow, type DecisionDraft, type DecisionTarget } from './teamDecisions';
-import { problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition, storeCallError, type CallFailure } from './teamCalls';
+import type { ChangedMeanwhile, MailPreview, PreviewRequest } from '#shared/team';
+import { chartsAllow, seenCourseState, seenReviewStates, type DecisionDraft, type DecisionTarget } from './teamDecisions';
+import { changedMeanwhile, changesOf, problemText, refusalsOf, refused, sessionEnded, sessionEndedTransition, storeCallError, type CallFailure } from './teamCalls';
 import { unlessAborted } from './abortable';
 
 /** A decision as the member fills it in, and a request it is about (./teamDecisions.ts). */
@@ -15,6 +15,8 @@ export interface TeamDecisionContext {
   mails: MailPreview[] | null;
   /** why the chart refused it (409), one line per request */
   refusals: string[];
+  /** the requests another member changed since this one saw them (409): the state now, who and when */
+  changed: ChangedMeanwhile[];
   /** why the last call failed; null when it did not */
   error: string | null;
 }
@@ -42,26 +44,32 @@ function previewOf(targets: readonly DecisionTarget[], draft: DecisionDraft): Pr
   }
 }
 
-/** Takes the decision: POST /decisions for invite requests, POST /privacy/:step for a privacy request. */
+/**
+ * Takes the decision: POST /decisions for invite requests, POST /privacy/:step for a privacy request,
+ * each from the state the member saw (`from`), so that the server takes it only if it still is.
+ */
 async function submit(targets: readonly DecisionTarget[], draft: DecisionDraft): Promise<void> {
+  const [first] = targets;
+  if (!first) throw new Error('no request');
   const ids = targets.map((target) => target.request.id);
-  const id = ids[0] ?? '';
   const reason = 'reason' in draft && draft.reason.trim() ? draft.reason.trim() : undefined;
+  const step = { id: first.request.id, from: seenCourseState(first) };
+  const from = seenReviewStates(targets);
   switch (draft.decision) {
     case 'verify':
-      await takePrivacyStep({ step: 'verify', id });
+      await takePrivacyStep({ step: 'verify', ...step });
       return;
     case 'extend':
-      await takePrivacyStep({ step: 'extend', id, reason: reason ?? '' });
+      await takePrivacyStep({ step: 'extend', ...step, reason: reason ?? '' });
       return;
     case 'respond':
-      await takePrivacyStep({ step: 'respond', id, outcome: draft.outcome, attachSubject: draft.attachSubject, ...(reason ? { reason } : {}) });
+      await takePrivacyStep({ step: 'respond', ...step, outcome: draft.outcome, attachSubject: draft.attachSubject, ...(reason ? { reason } : {}) });
       return;
     case 'accept':
-      await decide({ decision: 'accept', ids, cohort: draft.cohort.name });
+      await decide({ decision: 'accept', ids, from, cohort: draft.cohort.name });
       return;
     default:
-      await decide({ decision: draft.decision, ids, ...(reason ? { reason } : {}) });
+      await decide({ decision: draft.decision, ids, from, ...(reason ? { reason } : {}) });
   }
 }
 
@@ -78,6 +86,16 @@ const startDecision = {
   actions: { type: 'storeDecision' as const, params: ({ event }: DecisionStart) => event },
 };
 
+/**
+ * The decision answered 409 because a request changed since the member saw it: what changed it (who,
+ * when) is stored, and what changed is loaded again (`reloadChanged`, the view's).
+ */
+const changedByAnother = {
+  guard: { type: 'changedMeanwhile' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
+  target: 'changed',
+  actions: [{ type: 'storeChanged' as const, params: ({ event }: CallFailure) => ({ error: event.error }) }, 'reloadChanged' as const],
+};
+
 /** A call (the preview, the decision) answered 409: the chart refuses it; each refusal is stored. */
 const refusedByChart = {
   guard: { type: 'refused' as const, params: ({ event }: CallFailure) => ({ error: event.error }) },
@@ -88,7 +106,9 @@ const refusedByChart = {
 /**
  * A decision in flight, in the queue (invite requests, in bulk) or on a request's page: its mails are
  * previewed and shown (to, subject, text; none for spam, reopen or verify), then taken on Confirm. The
- * member can cancel until then. A refusal by the chart (409) lists why, and nothing changed; a failure
+ * member can cancel until then. Each is taken from the state the member saw: when another member changed
+ * a request meanwhile (409 with `changed`), who did what and when is said and the request is loaded again.
+ * A refusal by the chart (409) lists why, and nothing changed; a failure
  * (offline, 5xx) can be tried again, with nothing lost. Done, what changed is loaded again
  * (`reloadChanged`, the view's); a 401 tells the session (`endSession`, the view's).
  */
@@ -111,13 +131,15 @@ export const teamDecisionMachine = setup({
       draft: params.draft,
       mails: null,
       refusals: [],
+      changed: [],
       error: null,
     })),
     storeMails: assign({ mails: (_, mails: MailPreview[]) => mails }),
     storeRefusals: assign({ refusals: (_, params: { error: unknown }) => refusalsOf(params.error) }),
+    storeChanged: assign({ changed: (_, params: { error: unknown }) => changesOf(params.error) }),
     storeError: assign({ error: (_, params: { error: unknown }) => problemText(params.error) }),
     clearError: assign({ error: null }),
-    forget: assign({ targets: [], draft: null, mails: null, refusals: [], error: null }),
+    forget: assign({ targets: [], draft: null, mails: null, refusals: [], changed: [], error: null }),
     // the view's: what changed is loaded again; the session hears of a 401
     reloadChanged: () => {},
     endSession: () => {},
@@ -127,11 +149,12 @@ export const teamDecisionMachine = setup({
     hasPreview: ({ context }) => context.mails !== null,
     sessionEnded: (_, params: { error: unknown }) => sessionEnded(params.error),
     refused: (_, params: { error: unknown }) => refused(params.error),
+    changedMeanwhile: (_, params: { error: unknown }) => changedMeanwhile(params.error),
   },
 }).createMachine({
   id: 'teamDecision',
   description: 'A decision in flight in the console: its mails previewed, confirmed by the member, then taken; refused by the chart, failed, or done.',
-  context: { targets: [], draft: null, mails: null, refusals: [], error: null },
+  context: { targets: [], draft: null, mails: null, refusals: [], changed: [], error: null },
   initial: 'idle',
   states: {
     idle: {
@@ -171,6 +194,10 @@ export const teamDecisionMachine = setup({
         onDone: { target: 'done', actions: 'reloadChanged', description: 'Taken: what changed is loaded again.' },
         onError: [
           sessionEndedTransition(),
+          {
+            ...changedByAnother,
+            description: '409: a request is no longer in the state the member saw (another member decided meanwhile): who and when, and the request is loaded again; nothing changed, no mail sent.',
+          },
           { ...refusedByChart, description: '409: the chart refused it for a request (or the cohort is full): each refusal, and nothing changed.' },
           { target: 'failed', actions: storeCallError, description: 'No answer (offline), a 5xx, or a 400: said; the decision, and the reason typed, stay to try again.' },
         ],
@@ -181,6 +208,13 @@ export const teamDecisionMachine = setup({
       on: {
         'decision.start': { ...startDecision, description: 'Another decision the charts allow: previewed first.' },
         'decision.cancel': { target: 'idle', actions: 'forget', description: 'The note of what was done is closed.' },
+      },
+    },
+    changed: {
+      description: 'Another member changed a request since this one saw it (409): who did what and when is said, the request is loaded again, and nothing of this decision was taken.',
+      on: {
+        'decision.start': { ...startDecision, description: 'A decision on the request as it is now: previewed first.' },
+        'decision.cancel': { target: 'idle', actions: 'forget', description: 'The note of what changed is closed.' },
       },
     },
     refused: {

@@ -1,7 +1,7 @@
-import type { Cohort, PrivacyOutcome, RequestSummary } from '#shared/team';
+import type { Cohort, CourseState, PrivacyOutcome, ReviewState, RequestSummary } from '#shared/team';
 import { RETENTION } from '#shared/policy';
 import { reviewAt, type InviteReviewEvent } from './inviteReviewMachine';
-import { privacyCourseAt, type PrivacyCourseEvent, type PrivacyCourseRecord } from './privacyCourseMachine';
+import { courseStateOf, privacyCourseAt, type PrivacyCourseEvent, type PrivacyCourseRecord } from './privacyCourseMachine';
 
 // What the console asks the decision charts before a decision is offered (machines/teamDecisionMachine.ts
 // and the views that enable its buttons): the charts' snapshots from what a request's summary shows.
@@ -102,3 +102,21 @@ export function chartsAllow(targets: readonly DecisionTarget[], draft: DecisionD
   );
 }
 
+
+/**
+ * The review state of each invite request as the member saw it, by id: what a decision is taken `from`,
+ * so that the server refuses it (409) when another member decided meanwhile.
+ */
+export function seenReviewStates(targets: readonly DecisionTarget[]): Record<string, ReviewState> {
+  return Object.fromEntries(targets.flatMap(({ request }) => (request.state ? [[request.id, request.state]] : [])));
+}
+
+/**
+ * A privacy request's course state as the member saw it: the summary's own (`course`), else read off the
+ * course's chart from what the summary shows ({@link courseRecordOf}); what a step is taken `from`.
+ */
+export function seenCourseState(target: DecisionTarget): CourseState {
+  const record = courseRecordOf(target);
+  // the course state leaves the clock's `overdue` out, so any moment reads the same state: the receipt's
+  return target.request.course ?? courseStateOf(privacyCourseAt(record, new Date(record.receivedAt)));
+}

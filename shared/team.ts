@@ -30,6 +30,14 @@ export type PrivacyOutcome = 'complied' | 'denied' | 'partly';
 /** How a privacy request's identity was confirmed (11 CCR §7060): by its verification link, or recorded by the team. */
 export type VerificationMethod = 'link' | 'team';
 
+/**
+ * A privacy request's course (machines/privacyCourseMachine.ts) as a member sees it, the state a step is
+ * taken from: `responded`, or the identity region's state (`unverified`, `notNeeded`, `verified`) with
+ * `.extended` once the one extension is taken (11 CCR §7021(b)). The deadline's `overdue` is left out: the
+ * clock moves it, not a member, and the chart refuses what a passed due date forbids.
+ */
+export type CourseState = `${'unverified' | 'notNeeded' | 'verified'}${'' | '.extended'}` | 'responded';
+
 /** The team's steps on a privacy request (11 CCR §7060, §7021(b), §7022, §7024). */
 export type PrivacyStep = 'verify' | 'extend' | 'respond';
 
@@ -63,6 +71,8 @@ export interface RequestSummary {
   verification?: 'verified' | 'unverified' | 'not needed';
   /** privacy requests answered with `respond`: complied, denied or partly */
   outcome?: PrivacyOutcome;
+  /** privacy requests: the course's state (machines/privacyCourseMachine.ts), what a step is taken `from` */
+  course?: CourseState;
 }
 
 /** The queue's filters (`GET /api/team/requests` and `/requests.csv` query parameters); absent: any. */
@@ -120,6 +130,8 @@ export interface Cohort {
 export interface DecisionRequest {
   decision: InviteDecision;
   ids: string[];
+  /** each id's review state as the member saw it: the decision is taken only if every request is still so (else 409 with `changed`) */
+  from: Record<string, ReviewState>;
   /** accept: the cohort's name */
   cohort?: string;
   /** decline: the reason told to the applicant */
@@ -129,10 +141,11 @@ export interface DecisionRequest {
 }
 
 /** `POST /api/team/privacy/:step` bodies. */
-export type PrivacyStepRequest =
-  | { step: 'verify'; id: string }
-  | { step: 'extend'; id: string; reason: string }
-  | { step: 'respond'; id: string; outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean };
+export type PrivacyStepRequest = { id: string; from: CourseState } & (
+  | { step: 'verify' }
+  | { step: 'extend'; reason: string }
+  | { step: 'respond'; outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean }
+);
 
 /** `POST /api/team/preview`: a decision or step whose mails to show before it is confirmed. */
 export interface PreviewRequest {
@@ -160,8 +173,30 @@ export interface TeamMember {
   name: string | null;
 }
 
-/** An answer other than 2xx: `{ error }`, with the chart's refusals of a decision (409). */
+/**
+ * A request that was no longer in the state a member decided from (409): the state they saw, the state
+ * it is in, and the change that put it there (the timeline's or the privacy record's) with who and when;
+ * `by` and `at` are null when nothing recorded says (a state the request never had).
+ */
+export interface ChangedMeanwhile {
+  id: string;
+  /** the state the member saw: a review state, or a privacy request's {@link CourseState} */
+  seen: string;
+  /** the state it is in now */
+  state: string;
+  /** what changed it: a timeline action (`declined`, `reopened`, …), or `verified`, `extended`, `responded` */
+  action: string | null;
+  by: string | null;
+  /** ISO 8601 */
+  at: string | null;
+}
+
+/**
+ * An answer other than 2xx: `{ error }`, with the chart's refusals of a decision (409), and for a request
+ * that changed since the member saw it, what changed it (409).
+ */
 export interface TeamProblem {
   error: string;
   refusals?: string[];
+  changed?: ChangedMeanwhile[];
 }

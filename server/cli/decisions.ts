@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { InviteDecision } from '#machines/inviteReviewMachine';
+import { Option, type Command } from 'commander';
+import { REVIEW_STATES, type InviteDecision, type ReviewState } from '#machines/inviteReviewMachine';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../db/decisions.ts';
 import { TEAM_COHORT_CAPACITY_MAX } from '../limits.ts';
 import { ExitError, isoDate, oneLineName, oneLineText, requestIdArgument, UUID } from './arguments.ts';
@@ -15,6 +15,16 @@ const DONE_TEXT: Record<InviteDecision, string> = {
   reopen: 'reopened: received again',
 };
 
+/** A decision's options: `--cohort` (accept), `--reason` (decline), `--note`, `--by`, `--from`. */
+interface DecisionOptions {
+  cohort?: string;
+  reason?: string;
+  note?: string;
+  by?: string;
+  /** the review state the requests were seen in: decided only if each still is */
+  from?: ReviewState;
+}
+
 /** A whole number of seats, 1 to {@link TEAM_COHORT_CAPACITY_MAX}. */
 function capacity(value: string): number {
   if (!/^[1-9][0-9]*$/.test(value) || Number(value) > TEAM_COHORT_CAPACITY_MAX) {
@@ -27,17 +37,21 @@ function capacity(value: string): number {
  * The review's decisions on invite requests (machines/inviteReviewMachine.ts): `accept <id>… --cohort`,
  * `waitlist <id>…`, `decline <id>… [--reason]`, `spam <id>…`, `reopen <id>`, and `done <id>` (what
  * `waitlist` replaced); `note <id> "…"` on any request; `cohort add` and `cohort list`. A batch is all or
- * nothing: when the chart refuses any one request, nothing changes and each refusal is printed.
+ * nothing: when the chart refuses any one request, nothing changes and each refusal is printed. A decision
+ * is made on the state read under the rows' locks; with `--from <state>` (for a script acting on an earlier
+ * `list`), only if every request is still in that state, else exit 1 naming who moved it and when.
  */
 export function addDecisionCommands(program: Command, { io, withDb }: CommandContext): void {
-  const decide = async (decision: InviteDecision, ids: string[], options: { cohort?: string; reason?: string; note?: string; by?: string }) => {
+  const decide = async (decision: InviteDecision, ids: string[], options: DecisionOptions) => {
     const bad = ids.find((id) => !UUID.test(id));
     if (bad !== undefined) throw new ExitError(`no request ${bad}`, 1);
     const by = options.by ?? io.user;
+    const from = options.from;
     const decided = await withDb('write', async (db) => {
       try {
         return await decideInvites(db, {
           decision, ids, by, at: io.now(), events: io.events ?? false,
+          ...(from !== undefined ? { from: new Map(ids.map((id) => [id.toLowerCase(), from])) } : {}),
           ...(options.cohort !== undefined ? { cohort: options.cohort } : {}),
           ...(options.reason !== undefined ? { reason: options.reason } : {}),
           ...(options.note !== undefined ? { note: options.note } : {}),
@@ -51,13 +65,18 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
     io.out(`${decided.length === 1 ? `request ${decided[0]!.id}` : `${decided.length} requests`} ${DONE_TEXT[decision]} by ${by}${options.cohort ? ` into ${options.cohort}` : ''}${mail}`);
   };
   const byOption = (command: Command) => command.option('--by <name>', 'who decides (default: your user name)', oneLineName);
-  /** `--by`, and `--note`: the team's remark, kept in the timeline, never mailed */
-  const decisionOptions = (command: Command) => byOption(command).option('--note <text>', "the team's remark on the decision, kept in the timeline (never mailed)", oneLineText);
+  /** `--by`, `--note`: the team's remark, kept in the timeline, never mailed; and `--from` */
+  const decisionOptions = (command: Command) =>
+    byOption(command)
+      .option('--note <text>', "the team's remark on the decision, kept in the timeline (never mailed)", oneLineText)
+      .addOption(
+        new Option('--from <state>', 'decide only if each request is still in this review state (as an earlier list printed it); else nothing changes, exit 1').choices(REVIEW_STATES),
+      );
 
   /** `<name> <id…>`: one decision on one or more invite requests, with its own options (`own`) before `--by` and `--note`. */
   const decisionCommand = (name: string, decision: InviteDecision, description: string, own: (command: Command) => Command = (command) => command) =>
     decisionOptions(own(program.command(name).description(description).argument('<id...>', 'the invite request ids'))).action(
-      (ids: string[], options: { cohort?: string; reason?: string; note?: string; by?: string }) => decide(decision, ids, options),
+      (ids: string[], options: DecisionOptions) => decide(decision, ids, options),
     );
 
   decisionCommand(
@@ -78,7 +97,7 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
       .command('reopen')
       .description('takes a declined or spam invite request back to received')
       .argument('<id>', 'the invite request id', requestIdArgument),
-  ).action((id: string, options: { note?: string; by?: string }) => decide('reopen', [id], options));
+  ).action((id: string, options: DecisionOptions) => decide('reopen', [id], options));
 
   byOption(
     program

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { COURSE_STATES, type CourseState } from '#machines/privacyCourseMachine';
 import { RETENTION } from '#shared/policy';
 import { PrivacyStepError, takePrivacyStep, type PrivacyStep } from '../db/privacySteps.ts';
 import { unfoundedResponse } from '../db/privacyCourse.ts';
@@ -16,14 +17,18 @@ function exitOn(refusal: { message: string; badArgument: boolean }): ExitError {
  * course's chart (machines/privacyCourseMachine.ts, through server/db/privacyCourse.ts) whether the step
  * is possible from the stored record, locked, at `io.now()`, and prints its refusal when it is not.
  * `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the outbox in
- * one statement; the running server sends it.
+ * one statement; the running server sends it. With `--from <state>` (a script acting on an earlier `list`),
+ * the step is taken only if the course is still in that state, else exit 1 naming who moved it and when.
  */
 export function addPrivacyCommands(program: Command, { io, withDb }: CommandContext): void {
-  /** The step on request `id`, in one write transaction; its refusal as an exit. */
-  const take = (id: string, step: PrivacyStep) =>
-    withDb('write', (db) => takePrivacyStep(db, id, step, io.now())).catch((error: unknown) => {
+  /** The step on request `id`, in one write transaction, from the course state `from` when given; its refusal as an exit. */
+  const take = (id: string, step: PrivacyStep, from?: CourseState) =>
+    withDb('write', (db) => takePrivacyStep(db, id, step, io.now(), from)).catch((error: unknown) => {
       throw error instanceof PrivacyStepError ? exitOn(error) : error;
     });
+  /** `--from <state>`: the step is taken only if the request is still in this course state (as an earlier `list` or `show` found it). */
+  const fromOption = () =>
+    new Option('--from <state>', 'take the step only if the request is still in this course state (as seen earlier); else nothing changes, exit 1').choices(COURSE_STATES);
 
   program
     .command('respond')
@@ -33,11 +38,13 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
     .option('--reason <text>', 'the basis of a denial or a partial answer (required then), or a note to the requester; kept 24 months, so nothing that names the person', recordReason)
     .option('--attach-subject', "attach everything stored about the requester as JSON (the answer to Access/Know or Data Portability); refused for an unverified request")
     .option('--by <name>', 'who responded (default: your user name)', oneLineName)
-    .action(async (id: string, options: { outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean; by?: string }) => {
+    .addOption(fromOption())
+    .action(async (id: string, options: { outcome: PrivacyOutcome; reason?: string; attachSubject?: boolean; by?: string; from?: CourseState }) => {
       const unfounded = unfoundedResponse(options);
       if (unfounded) throw exitOn({ message: unfounded.message, badArgument: true });
       const by = options.by ?? io.user;
-      await take(id, { type: 'respond', outcome: options.outcome, ...(options.reason ? { reason: options.reason } : {}), attachSubject: options.attachSubject ?? false, by, events: io.events ?? false });
+      const step = { type: 'respond', outcome: options.outcome, ...(options.reason ? { reason: options.reason } : {}), attachSubject: options.attachSubject ?? false, by, events: io.events ?? false } as const;
+      await take(id, step, options.from);
       io.out(`request ${id} answered (${options.outcome}) by ${by}; the outcome mail${options.attachSubject ? ', with their data attached,' : ''} goes out with the server's outbox`);
     });
 
@@ -45,8 +52,9 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
     .command('verify')
     .description("records that the requester of a privacy request confirmed it is them (11 CCR §7060), e.g. by replying from the request's address")
     .argument('<id>', 'the privacy request id', requestIdArgument)
-    .action(async (id: string) => {
-      const taken = await take(id, { type: 'verify' });
+    .addOption(fromOption())
+    .action(async (id: string, options: { from?: CourseState }) => {
+      const taken = await take(id, { type: 'verify' }, options.from);
       io.out(taken.message ?? `request ${id} verified`);
     });
 
@@ -55,8 +63,9 @@ export function addPrivacyCommands(program: Command, { io, withDb }: CommandCont
     .description(`moves a privacy request's due date ${RETENTION.privacyResponseDays} days on, once, before it is due, and mails the requester the reason (11 CCR §7021(b))`)
     .argument('<id>', 'the privacy request id', requestIdArgument)
     .requiredOption('--reason <text>', 'why more time is needed: the requester is told; kept 24 months, so nothing that names the person', recordReason)
-    .action(async (id: string, options: { reason: string }) => {
-      const { dueAt } = await take(id, { type: 'extend', reason: options.reason });
+    .addOption(fromOption())
+    .action(async (id: string, options: { reason: string; from?: CourseState }) => {
+      const { dueAt } = await take(id, { type: 'extend', reason: options.reason }, options.from);
       io.out(`request ${id} now due ${dueAt!.toISOString().slice(0, 10)}; the notice with the reason goes out with the server's outbox`);
     });
 }

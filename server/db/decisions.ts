@@ -1,4 +1,5 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { ChangedMeanwhile } from '#shared/team';
 import { DECIDED_STATE, inviteReviewMachine, reviewAt, type InviteDecision, type InviteReviewEvent } from '#machines/inviteReviewMachine';
 import { rowsOf, type Db } from './database.ts';
 import type { Reader } from './privacyCourse.ts';
@@ -33,6 +34,12 @@ export interface InviteDecisionInput {
   events: boolean;
   /** whose words a refusal is in: the command line's commands (the default), or the team's API's */
   reader?: Reader;
+  /**
+   * the review state each request was seen in (by its id in lower case), when the decision was made on
+   * what a screen or an earlier `list` showed: a request no longer in it refuses the batch; absent, the
+   * decision is made on the state read under the lock
+   */
+  from?: ReadonlyMap<string, ReviewState>;
 }
 
 /** What a refusal tells its reader to do instead: the command line names its commands. */
@@ -54,12 +61,40 @@ export interface Decided {
   to: ReviewState;
 }
 
-/** A decision refused as a whole: nothing was written. `refusals` says, per request (or for the cohort), why. */
+/**
+ * A decision refused as a whole: nothing was written. `refusals` says, per request (or for the cohort),
+ * why; `changed` names each request that was no longer in the state it was seen in, with what changed it.
+ */
 export class DecisionRefusedError extends Error {
   override name = 'DecisionRefusedError';
-  constructor(readonly refusals: string[]) {
+  constructor(
+    readonly refusals: string[],
+    readonly changed: ChangedMeanwhile[] = [],
+  ) {
     super(refusals.join('; '));
   }
+}
+
+/**
+ * The line that names a request changed since it was seen: `request <id> is declined, not received as
+ * seen: declined by Kim at 2026-11-28T14:02:00.000Z`.
+ */
+export function changedText(change: ChangedMeanwhile): string {
+  const what = change.action && change.by && change.at ? `: ${change.action} by ${change.by} at ${change.at}` : '';
+  return `request ${change.id} is ${change.state}, not ${change.seen} as seen${what}`;
+}
+
+/**
+ * What last moved each of `ids` from one review state to another: the latest decision in its timeline
+ * (action, who, when), by id; a request never decided has none.
+ */
+async function lastDecisions(db: Db, ids: string[]): Promise<Map<string, { action: string; by: string; at: string }>> {
+  const rows = await db
+    .selectDistinctOn([timeline.submissionId], { id: timeline.submissionId, action: timeline.action, by: timeline.actor, at: timeline.at })
+    .from(timeline)
+    .where(and(inArray(timeline.submissionId, ids), isNotNull(timeline.toState)))
+    .orderBy(timeline.submissionId, desc(timeline.at));
+  return new Map(rows.map((row) => [row.id, { action: row.action, by: row.by, at: row.at.toISOString() }]));
 }
 
 /** What each decision writes: the timeline's action, the applicant's mail, and the event for machines. */
@@ -171,7 +206,8 @@ export async function addCohort(
 
 /**
  * One decision on one or more invite requests (spec §2's review), all or nothing. Each request is
- * locked, then the chart is asked whether it can take the decision from its stored state; an
+ * locked, then compared with the state it was seen in (`input.from`, when given), then the chart is asked
+ * whether it can take the decision from its stored state; an
  * acceptance counts its cohort's seats, the batch's own included. Any refusal refuses the whole batch
  * and writes nothing. Otherwise one statement writes everything the decision causes: the new state
  * (and cohort), the request marked decided (or open again when reopened) with the team's word on it
@@ -180,8 +216,9 @@ export async function addCohort(
  * mail still waiting, and, with `events`, the signed event for machines (server/outbox/), so a decision is never recorded without its mail, nor
  * mailed without its record. Call it inside the team's write transaction (server/db/teamTransaction.ts).
  * @returns the requests moved, in the order given
- * @throws {@link DecisionRefusedError} naming each request the chart refuses, an unknown request or a
- *   privacy request, an unknown cohort, or a cohort too full for the batch
+ * @throws {@link DecisionRefusedError} naming each request the chart refuses, a request no longer in the
+ *   state `input.from` says it was seen in (with `changed`), an unknown request or a privacy request, an
+ *   unknown cohort, or a cohort too full for the batch
  */
 export async function decideInvites(db: Db, input: InviteDecisionInput): Promise<Decided[]> {
   // as PostgreSQL prints them (RFC 9562 §4: case-insensitive on input), so each compares with its row
@@ -203,17 +240,28 @@ export async function decideInvites(db: Db, input: InviteDecisionInput): Promise
 
   const refusals: string[] = [];
   const decided: Decided[] = [];
+  // read under the rows' locks: a request another member (or command) decided since it was seen is
+  // refused with what changed it, so that a decision made on a stale screen never lands on a newer one
+  const stale = rows.filter((row) => row.reviewState && input.from?.has(row.id) && input.from.get(row.id) !== row.reviewState);
+  const changed = stale.length > 0 ? await lastDecisions(db, stale.map((row) => row.id)) : new Map<string, { action: string; by: string; at: string }>();
+  const changes: ChangedMeanwhile[] = [];
   for (const id of ids) {
     const row = byId.get(id);
+    const seen = input.from?.get(id);
     if (!row) refusals.push(`no request ${id}`);
     else if (row.kind !== 'invite' || !row.reviewState) refusals.push(`request ${id} is a privacy request: ${INSTEAD[input.reader ?? 'cli'].respond} (the record and the mail the law asks for)`);
-    else {
+    else if (seen !== undefined && seen !== row.reviewState) {
+      const last = changed.get(id);
+      const change = { id, seen, state: row.reviewState, action: last?.action ?? null, by: last?.by ?? null, at: last?.at ?? null };
+      changes.push(change);
+      refusals.push(changedText(change));
+    } else {
       const refusal = reviewRefusal(id, row.reviewState, eventOf(input, cohort, (cohort?.accepted ?? 0) + decided.length));
       if (refusal) refusals.push(refusal);
       else decided.push({ id, from: row.reviewState, to: DECIDED_STATE[input.decision] });
     }
   }
-  if (refusals.length > 0) throw new DecisionRefusedError(refusals);
+  if (refusals.length > 0) throw new DecisionRefusedError(refusals, changes);
 
   const { action, event } = EFFECTS[input.decision];
   const to = DECIDED_STATE[input.decision];

@@ -1,7 +1,11 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { courseStateOf, type CourseState } from '#machines/privacyCourseMachine';
+import type { ChangedMeanwhile } from '#shared/team';
 import type { Db } from './database.ts';
+import { changedText } from './decisions.ts';
 import { extendDueDate, lockPrivacyRecord, recordResponse, recordVerifiedByTeam } from './privacyAnswers.ts';
 import { privacyCourseOf, refusalOf, unfoundedResponse, type Reader, type RefusalRule } from './privacyCourse.ts';
-import type { PrivacyOutcome } from './schema.ts';
+import { teamAudit, teamMembers, type PrivacyOutcome } from './schema.ts';
 import { lockRequest } from './submissions.ts';
 import type { PrivacyRecord, Row } from './summary.ts';
 
@@ -22,8 +26,11 @@ export type PrivacyStep =
   /** the response (§7022, §7024): `reason` is the basis of a denial or a partial answer; `by`: who answers; `events`: write the signed event */
   | { type: 'respond'; outcome: PrivacyOutcome; reason?: string; attachSubject: boolean; by: string; events: boolean };
 
-/** Why a step was not taken: the request, the chart's rule, or a step taken meanwhile. */
-export type PrivacyStepProblem = 'unknown' | 'invite' | 'noRecord' | 'meanwhile' | RefusalRule;
+/**
+ * Why a step was not taken: the request, the chart's rule, a step taken meanwhile, or a course no longer
+ * in the state the step was taken from (`changed`).
+ */
+export type PrivacyStepProblem = 'unknown' | 'invite' | 'noRecord' | 'meanwhile' | 'changed' | RefusalRule;
 
 /**
  * A step not taken, nothing written: `message` is the line the command line prints, `badArgument` whether
@@ -35,6 +42,8 @@ export class PrivacyStepError extends Error {
   constructor(
     readonly problem: PrivacyStepProblem,
     message: string,
+    /** `changed`: the state seen, the state now, and the step that put it there */
+    readonly changed?: ChangedMeanwhile,
   ) {
     super(message);
   }
@@ -82,16 +91,58 @@ async function lockPrivacy(db: Db, id: string): Promise<{ row: Row; record: Priv
 }
 
 /**
+ * Who took a step recorded on privacy request `id`: the member the team's audit names for the console's
+ * step (name, else email); for a step of the command line, which the audit does not keep, "the team".
+ */
+async function stepTakenBy(db: Db, id: string, step: 'verify' | 'extend'): Promise<string> {
+  const [row] = await db
+    .select({ name: teamMembers.name, email: teamMembers.email })
+    .from(teamAudit)
+    .innerJoin(teamMembers, eq(teamMembers.id, teamAudit.memberId))
+    .where(and(eq(teamAudit.requestId, id), eq(teamAudit.action, 'decision'), eq(teamAudit.detail, step)))
+    .orderBy(desc(teamAudit.at))
+    .limit(1);
+  return row ? (row.name ?? row.email) : 'the team';
+}
+
+/**
+ * The latest step in a privacy request's record of 11 CCR §7101, with who took it and when: what moved
+ * its course from the state a member saw to the state it is in.
+ */
+async function lastStep(db: Db, id: string, record: PrivacyRecord): Promise<Pick<ChangedMeanwhile, 'action' | 'by' | 'at'>> {
+  if (record.respondedAt) return { action: 'responded', by: record.respondedBy ?? 'the team', at: record.respondedAt.toISOString() };
+  const extended = record.extendedAt?.getTime() ?? -Infinity;
+  const verified = record.verifiedAt?.getTime() ?? -Infinity;
+  if (record.extendedAt && extended >= verified) return { action: 'extended', by: await stepTakenBy(db, id, 'extend'), at: record.extendedAt.toISOString() };
+  if (record.verifiedAt) {
+    const by = record.verifiedBy === 'link' ? 'the requester, by the verification link,' : await stepTakenBy(db, id, 'verify');
+    return { action: 'verified', by, at: record.verifiedAt.toISOString() };
+  }
+  return { action: null, by: null, at: null };
+}
+
+/**
  * Takes one step on privacy request `id` at `now`, if the course's chart takes it from the stored record:
  * `respond` and `extend` write the record of 11 CCR §7101 and the requester's mail into the outbox in one
- * statement (the running server sends it); `verify` records the team's identity check. Whatever refused
- * it, nothing is written. A refusal's message is in `reader`'s words (server/db/privacyCourse.ts `Reader`):
- * the command line's commands and flags, or the team's API's fields and steps.
- * @returns what was done; a `verify` of a request verified already (or meanwhile) is no error: `changed` false
- * @throws {@link PrivacyStepError}: no such request (or not a UUID), an invite request, no record, the
- *   chart's refusal (`problem` its rule, `message` its words), or the same step taken meanwhile
+ * statement (the running server sends it); `verify` records the team's identity check. With `from`, the
+ * course state the member saw (or an earlier `list` printed), the step is taken only if the course is
+ * still in it, compared under the record's lock. Whatever refused it, nothing is written. A refusal's
+ * message is in `reader`'s words (server/db/privacyCourse.ts `Reader`): the command line's commands and
+ * flags, or the team's API's fields and steps.
+ * @returns what was done; a `verify` of a request verified already (or meanwhile) is no error without
+ *   `from`: `changed` false
+ * @throws {@link PrivacyStepError}: no such request (or not a UUID), an invite request, no record, a
+ *   course no longer in `from` (`changed`, with who moved it and when), the chart's refusal (`problem`
+ *   its rule, `message` its words), or the same step taken meanwhile
  */
-export async function takePrivacyStep(db: Db, id: string, step: PrivacyStep, now: Date, reader: Reader = 'cli'): Promise<PrivacyStepTaken> {
+export async function takePrivacyStep(
+  db: Db,
+  id: string,
+  step: PrivacyStep,
+  now: Date,
+  from?: CourseState,
+  reader: Reader = 'cli',
+): Promise<PrivacyStepTaken> {
   // what the team does to see the step taken meanwhile
   const see = reader === 'cli' ? `see show ${id}` : 'reload the request';
   if (step.type === 'respond') {
@@ -100,6 +151,11 @@ export async function takePrivacyStep(db: Db, id: string, step: PrivacyStep, now
   }
   const { record } = await lockPrivacy(db, id);
   const course = privacyCourseOf(record, now);
+  const state = courseStateOf(course);
+  if (from !== undefined && from !== state) {
+    const change: ChangedMeanwhile = { id, seen: from, state, ...(await lastStep(db, id, record)) };
+    throw new PrivacyStepError('changed', changedText(change), change);
+  }
   const at = now.toISOString();
   switch (step.type) {
     case 'verify': {

@@ -1,4 +1,5 @@
-import { needsVerification } from '#machines/privacyCourseMachine';
+import { courseStateOf, needsVerification } from '#machines/privacyCourseMachine';
+import { privacyCourseOf } from './privacyCourse.ts';
 import type { RequestSummary } from '#shared/team';
 import type { privacyRecords, submissions } from './schema.ts';
 
@@ -38,7 +39,7 @@ export function summary(row: Row, now: Date, record?: PrivacyRecord | null, queu
     ...(row.dueAt ? { dueAt: row.dueAt.toISOString() } : {}),
     ...(row.dueAt && status === 'open' ? { daysLeft: Math.ceil((row.dueAt.getTime() - now.getTime()) / DAY_MS) } : {}),
     ...(row.handledAt ? { handledAt: row.handledAt.toISOString(), handledBy: row.handledBy ?? '', note: row.handledNote ?? '' } : {}),
-    ...(record ? { verification: verificationOf(record) } : {}),
+    ...(record ? { verification: verificationOf(record), course: courseStateOf(privacyCourseOf(record, now)) } : {}),
     ...(record?.outcome ? { outcome: record.outcome } : {}),
   };
 }

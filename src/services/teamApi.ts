@@ -1,6 +1,7 @@
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import {
   TEAM_API_PATH,
+  type ChangedMeanwhile,
   type Cohort,
   type DecisionRequest,
   type MailPreview,
@@ -25,12 +26,15 @@ export class TeamApiError extends Error {
   readonly status: number | null;
   /** 409: why the chart refused, one line per request */
   readonly refusals: readonly string[];
+  /** 409: each request no longer in the state the member saw, with who changed it and when */
+  readonly changed: readonly ChangedMeanwhile[];
 
-  constructor(message: string, status: number | null, refusals: readonly string[] = []) {
+  constructor(message: string, status: number | null, refusals: readonly string[] = [], changed: readonly ChangedMeanwhile[] = []) {
     super(message);
     this.name = 'TeamApiError';
     this.status = status;
     this.refusals = refusals;
+    this.changed = changed;
   }
 
   /** 401: no session, or it ended (idle, absolute limit, signed out elsewhere, member removed) */
@@ -47,7 +51,7 @@ export function isCeremonyCancelled(error: unknown): boolean {
 /**
  * One call to `/api/team{path}`, JSON both ways, given up after TEAM_CALL_TIMEOUT_MS ms.
  * @returns the parsed answer; undefined for 204
- * @throws TeamApiError with the answer's `{ error, refusals }` and status; with status null when no answer came
+ * @throws TeamApiError with the answer's `{ error, refusals, changed }` and status; with status null when no answer came
  */
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const timeout = AbortSignal.timeout(TEAM_CALL_TIMEOUT_MS);
@@ -66,7 +70,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, sig
   }
   if (response.status === 204) return undefined as T;
   const answer = (await response.json().catch(() => ({}))) as T & Partial<TeamProblem>;
-  if (!response.ok) throw new TeamApiError(answer.error ?? `The server answered ${response.status}`, response.status, answer.refusals ?? []);
+  if (!response.ok) throw new TeamApiError(answer.error ?? `The server answered ${response.status}`, response.status, answer.refusals ?? [], answer.changed ?? []);
   return answer;
 }
 
@@ -128,12 +132,18 @@ export function fetchRequest(id: string, signal?: AbortSignal): Promise<RequestD
   return call('GET', `/requests/${encodeURIComponent(id)}`, undefined, signal);
 }
 
-/** One decision on invite requests; TeamApiError 409 with `refusals` when any is refused (then nothing changed). */
+/**
+ * One decision on invite requests, each from the review state the member saw (`from`); TeamApiError 409
+ * with `refusals` when any is refused, and `changed` for each no longer in that state (then nothing changed).
+ */
 export function decide(request: DecisionRequest): Promise<{ decided: Array<{ id: string; from: string; to: string }> }> {
   return call('POST', '/decisions', request);
 }
 
-/** A privacy request's step; TeamApiError 409 when the course refuses it, 400 for a missing basis or reason. */
+/**
+ * A privacy request's step from the course state the member saw (`from`); TeamApiError 409 when the
+ * course refuses it or is no longer in that state (`changed`), 400 for a missing basis or reason.
+ */
 export function takePrivacyStep({ step, ...body }: PrivacyStepRequest): Promise<{ request: RequestSummary }> {
   return call('POST', `/privacy/${step}`, body);
 }

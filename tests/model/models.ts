@@ -248,6 +248,17 @@ const TEAM_503 = new TeamApiError('The server answered 503', 503);
 const TEAM_401 = new TeamApiError('No session', 401);
 const TEAM_409 = new TeamApiError('Nothing changed', 409, ['request 00000000-0000-4000-8000-000000000001 is waitlisted: waitlist is possible only when it is received']);
 
+/** When another member declined the decided request, in the model's 409: today at 14:02 local time, which the console shows as a time of day. */
+export const CHANGED_AT = new Date(new Date().setHours(14, 2, 0, 0)).toISOString();
+
+/** A decision refused because another member declined the request since it was seen (409 with `changed`). */
+const TEAM_409_CHANGED = new TeamApiError(
+  'Nothing changed: request 00000000-0000-4000-8000-000000000001 is declined, not received as seen',
+  409,
+  [`request 00000000-0000-4000-8000-000000000001 is declined, not received as seen: declined by Kim Lee at ${CHANGED_AT}`],
+  [{ id: '00000000-0000-4000-8000-000000000001', seen: 'received', state: 'declined', action: 'declined', by: 'Kim Lee', at: CHANGED_AT }],
+);
+
 /** The queue's two pages as the mocked server answers them (mocks/teamHandlers.ts): four requests and a cursor, then two. */
 const QUEUE_FIRST_PAGE = queuePageOf(new URLSearchParams());
 const QUEUE_LAST_PAGE = queuePageOf(new URLSearchParams('after=page-4'));
@@ -295,11 +306,12 @@ export const teamDecisionModel: Model = {
     { type: 'decision.retry' },
     { type: 'xstate.done.actor.submitDecision', output: undefined },
     { type: 'xstate.error.actor.submitDecision', error: TEAM_409 },
+    { type: 'xstate.error.actor.submitDecision', error: TEAM_409_CHANGED },
     { type: 'xstate.error.actor.submitDecision', error: TEAM_OFFLINE_ERROR },
     { type: 'xstate.error.actor.submitDecision', error: TEAM_401 },
   ],
-  // the mails shown, an error or refusals shown, are what the member tells apart in a state
-  stateOf: (s) => [s.value, s.context.mails !== null, s.context.error !== null, s.context.refusals.length > 0],
+  // the mails shown, an error, refusals or another member's change shown, are what the member tells apart in a state
+  stateOf: (s) => [s.value, s.context.mails !== null, s.context.error !== null, s.context.refusals.length > 0, s.context.changed.length > 0],
 };
 
 export const models: Model[] = [inviteModel, privacyRequestModel, consentModel, optOutToastModel, outboxModel, verifyModel, teamSessionModel, teamEnrollModel, teamQueueModel, teamDecisionModel];
@@ -318,7 +330,8 @@ function label(event: AnyEventObject): string {
   const status = statusOf(event);
   const trap = (event as { trapFilled?: boolean }).trapFilled ? ' (honeypot filled)' : '';
   const answered = (event as { output?: { status?: unknown } }).output?.status;
-  return `${event.type}${status ? ` ${status}` : ''}${typeof answered === 'string' ? ` (${answered})` : ''}${trap}`
+  const changed = (event as { error?: { changed?: unknown[] } }).error?.changed?.length ? ' (changed meanwhile)' : '';
+  return `${event.type}${status ? ` ${status}` : ''}${changed}${typeof answered === 'string' ? ` (${answered})` : ''}${trap}`
     .replace(/^xstate\.done\.actor\./, 'done: ')
     .replace(/^xstate\.error\.actor\./, 'error: ')
     .replace(/^xstate\.after\.([^.]+)\..*$/, 'after $1');

@@ -1,11 +1,11 @@
-import { screen } from '@testing-library/dom';
+import { screen, waitFor } from '@testing-library/dom';
 import type { AnyEventObject } from 'xstate';
 import { expect } from 'vitest';
 import type { TeamDecisionContext } from '#machines/teamDecisionMachine';
 import type { TeamApiError } from '@/services/teamApi';
 import { answerTeamApi, renderConsole, teamCalls } from '../support/teamConsole';
 import { holdTeamCalls, type HeldCall } from '../support/teamNetwork';
-import { DECIDED_REQUEST, teamDecisionModel } from './models';
+import { CHANGED_AT, DECIDED_REQUEST, teamDecisionModel } from './models';
 import { describeModel } from './runner';
 
 const TITLE = 'Waitlist: 1 request';
@@ -15,8 +15,12 @@ function answer(network: ReturnType<typeof holdTeamCalls>, kind: HeldCall, event
   if (event.type.startsWith('xstate.done.')) return network.answer(kind, 200, kind === 'preview' ? { mails: event.output } : { decided: [] });
   const error = (event as { error?: TeamApiError }).error;
   if (!error || error.status === null) return network.fail(kind);
-  return network.answer(kind, error.status, { error: error.message, refusals: error.refusals });
+  return network.answer(kind, error.status, { error: error.message, refusals: error.refusals, changed: error.changed });
 }
+
+/** Whether a model event answers the decision: taken, or refused as another member changed the request meanwhile. */
+const reloads = (event: AnyEventObject | undefined) =>
+  event?.type === 'xstate.done.actor.submitDecision' || (event?.type === 'xstate.error.actor.submitDecision' && Boolean((event as { error?: TeamApiError }).error?.changed.length));
 
 /** Counts a 401 answered, which the session must hear of. */
 function counting(kind: HeldCall) {
@@ -30,7 +34,7 @@ describeModel(teamDecisionModel, {
   start: () => {
     answerTeamApi();
     const network = holdTeamCalls();
-    return { ...renderConsole(`/team/requests/${DECIDED_REQUEST.id}`, { fakeTimers: true }), network, unauthorized: { count: 0 }, submissions: { count: 0 } };
+    return { ...renderConsole(`/team/requests/${DECIDED_REQUEST.id}`, { fakeTimers: true }), network, unauthorized: { count: 0 }, submissions: { count: 0 }, loads: { count: 0 } };
   },
   actions: {
     'decision.start': async ({ user }) => user.click(await screen.findByRole('button', { name: 'Waitlist' })),
@@ -42,13 +46,17 @@ describeModel(teamDecisionModel, {
     'xstate.done.actor.submitDecision': counting('decide'),
     'xstate.error.actor.submitDecision': counting('decide'),
   },
-  expectView: async (state, { network, sessionEnded, unauthorized, submissions }, event) => {
+  expectView: async (state, { network, sessionEnded, unauthorized, submissions, loads }, event) => {
     const context = state.context as TeamDecisionContext;
     await screen.findByRole('heading', { level: 1, name: DECIDED_REQUEST.fullName });
+    // the request is loaded once, and again after each decision taken or refused as changed meanwhile
+    if (loads.count === 0) loads.count = teamCalls('GET', `/requests/${DECIDED_REQUEST.id}`).length;
+    if (reloads(event)) loads.count += 1;
+    await waitFor(() => expect(teamCalls('GET', `/requests/${DECIDED_REQUEST.id}`)).toHaveLength(loads.count));
     const waitlist = screen.getByRole('button', { name: 'Waitlist' });
     const title = screen.queryByRole('heading', { level: 3, name: TITLE });
     // the buttons are the chart's: enabled with no decision in flight (or one done), else disabled
-    if (state.matches('idle') || state.matches('done')) expect(waitlist).toBeEnabled();
+    if (state.matches('idle') || state.matches('done') || state.matches('changed')) expect(waitlist).toBeEnabled();
     else expect(waitlist).toBeDisabled();
     if (state.matches('idle')) expect(title).not.toBeInTheDocument();
     else expect(title).toBeInTheDocument();
@@ -56,7 +64,8 @@ describeModel(teamDecisionModel, {
     for (const call of teamCalls('POST', '/preview')) expect(call.body).toEqual({ decision: 'waitlist', ids: [DECIDED_REQUEST.id] });
     if (state.matches('submitting') && (event?.type === 'decision.confirm' || event?.type === 'decision.retry')) submissions.count += 1;
     expect(teamCalls('POST', '/decisions')).toHaveLength(submissions.count);
-    for (const call of teamCalls('POST', '/decisions')) expect(call.body).toEqual({ decision: 'waitlist', ids: [DECIDED_REQUEST.id] });
+    // each decision carries the review state the member saw
+    for (const call of teamCalls('POST', '/decisions')) expect(call.body).toEqual({ decision: 'waitlist', ids: [DECIDED_REQUEST.id], from: { [DECIDED_REQUEST.id]: 'received' } });
     const confirm = screen.queryByRole('button', { name: 'Confirm and send' });
     if (state.matches('previewing')) {
       expect(screen.getByText('Preparing the mails it will send…')).toBeInTheDocument();
@@ -71,6 +80,11 @@ describeModel(teamDecisionModel, {
     } else expect(confirm).not.toBeInTheDocument();
     if (state.matches('submitting')) expect(screen.getByText('Sending the decision…')).toBeInTheDocument();
     if (state.matches('done')) expect(screen.getByText(/Done\. The mails are on their way/)).toBeInTheDocument();
+    // another member's decision since the page was loaded: who, what and when, in the live region
+    const changedAt = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(CHANGED_AT));
+    const told = screen.queryByText(`Kim Lee declined this at ${changedAt}; the request has been reloaded. Nothing of this decision was sent.`);
+    if (state.matches('changed')) expect(told?.closest('[role="status"]')).toBeInTheDocument();
+    else expect(told).not.toBeInTheDocument();
     if (state.matches('refused')) {
       const alert = screen.getByRole('alert');
       expect(alert).toHaveTextContent('Nothing changed');

@@ -34,6 +34,17 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     await database.close();
   });
 
+  it('decides with --from only if each request is still in that state; else exit 1 naming the state, who and when, and nothing changes', async () => {
+    const [a, b] = [await store(), await store()];
+    expect(await run(['decline', a, '--by', 'Ada Byron'])).toBe(0);
+    const before = await snapshot([a, b]);
+    expect(await run(['waitlist', a, b, '--from', 'received'])).toBe(1);
+    expect(io.err).toEqual([expect.stringMatching(new RegExp(`^nothing changed: request ${a} is declined, not received as seen: declined by Ada Byron at \\d{4}-.*Z$`))]);
+    expect(await snapshot([a, b])).toEqual(before);
+    expect(await run(['waitlist', b, '--from', 'received'])).toBe(0);
+    expect(await run(['waitlist', b, '--from', 'open'])).toBe(2);
+  });
+
   it('refuses to accept a declined request until it is reopened, and changes nothing', async () => {
     const id = await store();
     expect(await run(['cohort', 'add', 'Cohort 3', '--starts', '2027-01-15'])).toBe(0);

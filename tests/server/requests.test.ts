@@ -102,6 +102,7 @@ describe.each(testEngines())('npm run requests on $name', (engine) => {
         dueAt: expect.stringMatching(/Z$/),
         daysLeft: 45,
         verification: 'unverified',
+        course: 'unverified',
       },
     ]);
   });

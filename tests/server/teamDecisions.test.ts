@@ -19,6 +19,8 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
   let client: ReturnType<typeof teamClient>;
   let sent = 0;
   const invite = () => storeSubmission(database.db, submissionBody({ workEmail: `applicant-${++sent}@example.com` }));
+  /** each id's review state as the member saw it: what every decision carries */
+  const seen = (ids: string[], state = 'received') => Object.fromEntries(ids.map((id) => [id, state]));
   const stateOf = async (id: string) => (await database.db.select().from(submissions).where(eq(submissions.id, id)))[0]!.reviewState;
 
   signedInConsole(engine, (opened) => ({ database, client } = opened), { name: 'Kim Lee' });
@@ -34,7 +36,7 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     const ids = [await invite(), await invite()];
     expect((await client.call('POST', '/cohorts', { body: { name: 'Cohort 3', startsOn: '2027-01-15', capacity: 2 } })).status).toBe(201);
     expect((await client.call('POST', '/cohorts', { body: { name: 'Cohort 3', startsOn: '2027-02-01' } })).status).toBe(409);
-    const answer = await client.call('POST', '/decisions', { body: { decision: 'accept', ids, cohort: 'Cohort 3', note: 'Strong fit' } });
+    const answer = await client.call('POST', '/decisions', { body: { decision: 'accept', ids, from: seen(ids), cohort: 'Cohort 3', note: 'Strong fit' } });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ decided: ids.map((id) => ({ id, from: 'received', to: 'accepted' })) });
     for (const id of ids) expect(await stateOf(id)).toBe('accepted');
@@ -65,11 +67,11 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
   it('refuses, with 409 and each reason, a decision the chart does not allow, a full cohort, and a batch with one bad id: nothing changes', async () => {
     const [a, b] = [await invite(), await invite()];
     expect((await client.call('POST', '/cohorts', { body: { name: 'Tiny', startsOn: '2027-01-15', capacity: 1 } })).status).toBe(201);
-    expect((await client.call('POST', '/decisions', { body: { decision: 'decline', ids: [a], reason: 'Not yet' } })).status).toBe(200);
-    const refused = await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [a, b], cohort: 'Tiny' } });
+    expect((await client.call('POST', '/decisions', { body: { decision: 'decline', ids: [a], from: seen([a]), reason: 'Not yet' } })).status).toBe(200);
+    const refused = await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [a, b], from: { ...seen([a], 'declined'), ...seen([b]) }, cohort: 'Tiny' } });
     expect(refused.status).toBe(409);
     expect(refused.json).toMatchObject({ refusals: [`request ${a} is declined: accept is possible only when it is received or waitlisted`] });
-    const full = await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids: [b, '00000000-0000-4000-8000-000000000000'] } });
+    const full = await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids: [b, '00000000-0000-4000-8000-000000000000'], from: seen([b, '00000000-0000-4000-8000-000000000000']) } });
     expect(full.status).toBe(409);
     expect(full.json).toMatchObject({ refusals: ['no request 00000000-0000-4000-8000-000000000000'] });
     expect([await stateOf(a), await stateOf(b)]).toEqual(['declined', 'received']);
@@ -78,7 +80,7 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
 
   it('takes an id in capitals as the same request (RFC 9562 §4), once when it is given in both cases, for a decision, a note and a preview', async () => {
     const id = await invite();
-    const decided = await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids: [id.toUpperCase(), id] } });
+    const decided = await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids: [id.toUpperCase(), id], from: seen([id.toUpperCase()]) } });
     expect(decided.status).toBe(200);
     expect(decided.json).toEqual({ decided: [{ id, from: 'received', to: 'waitlisted' }] });
     expect(await stateOf(id)).toBe('waitlisted');
@@ -102,9 +104,12 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     ['no ids', { decision: 'waitlist', ids: [] }, /ids/],
     ['an id that is not a UUID', { decision: 'waitlist', ids: ['nope'] }, /ids\.0/],
     ['one id more than TEAM_DECISION_BATCH_MAX', { decision: 'waitlist', ids: Array.from({ length: TEAM_DECISION_BATCH_MAX + 1 }, () => '00000000-0000-4000-8000-000000000000') }, /ids/],
-    ['an escape code in the reason', { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], reason: 'a\u001b[2J' }, /reason: the text contains a/],
-    ['an acceptance without its cohort', { decision: 'accept', ids: ['00000000-0000-4000-8000-000000000000'] }, /^Bad decision: cohort: required to accept$/],
-    [`a reason of TEXT_LIMITS.long + 1 characters`, { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], reason: 'x'.repeat(TEXT_LIMITS.long + 1) }, new RegExp(`^Bad decision: reason: at most ${TEXT_LIMITS.long} characters$`)],
+    ['an escape code in the reason', { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], from: seen(['00000000-0000-4000-8000-000000000000']), reason: 'a\u001b[2J' }, /reason: the text contains a/],
+    ['an acceptance without its cohort', { decision: 'accept', ids: ['00000000-0000-4000-8000-000000000000'], from: seen(['00000000-0000-4000-8000-000000000000']) }, /^Bad decision: cohort: required to accept$/],
+    [`a reason of TEXT_LIMITS.long + 1 characters`, { decision: 'decline', ids: ['00000000-0000-4000-8000-000000000000'], from: seen(['00000000-0000-4000-8000-000000000000']), reason: 'x'.repeat(TEXT_LIMITS.long + 1) }, new RegExp(`^Bad decision: reason: at most ${TEXT_LIMITS.long} characters$`)],
+    ['no state seen for an id (from)', { decision: 'waitlist', ids: ['00000000-0000-4000-8000-000000000000'] }, /^Bad decision: from: /],
+    ['a state seen for another id only', { decision: 'waitlist', ids: ['00000000-0000-4000-8000-000000000000'], from: seen(['00000000-0000-4000-8000-000000000001']) }, /^Bad decision: from\.00000000-0000-4000-8000-000000000000: required/],
+    ['a seen state the review does not have', { decision: 'waitlist', ids: ['00000000-0000-4000-8000-000000000000'], from: seen(['00000000-0000-4000-8000-000000000000'], 'open') }, /^Bad decision: from\./],
   ])('refuses a body out of shape with 400: %s', async (_what, body, message) => {
     const answer = await client.call('POST', '/decisions', { body });
     expect(answer.status).toBe(400);
@@ -113,7 +118,7 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
 
   it('takes a batch of exactly TEAM_DECISION_BATCH_MAX ids to the chart (refused there, not by shape)', async () => {
     const ids = Array.from({ length: TEAM_DECISION_BATCH_MAX }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
-    expect((await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids } })).status).toBe(409);
+    expect((await client.call('POST', '/decisions', { body: { decision: 'waitlist', ids, from: seen(ids) } })).status).toBe(409);
   });
 
   it("takes a cohort's start from the year 0001: ISO 8601's year 0000 is no date PostgreSQL keeps (400, not 500)", async () => {
@@ -131,18 +136,18 @@ describe.each(testEngines())('decisions in the console on $name', (engine) => {
     expect(widened.json).toEqual({ error: `Bad cohort: name: at most ${TEXT_LIMITS.short} characters` });
     expect((await client.call('POST', '/cohorts', { body: { name: longest, startsOn: '2027-01-01' } })).status).toBe(201);
     const id = await invite();
-    expect((await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [id], cohort: longest } })).status).toBe(200);
+    expect((await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [id], from: seen([id]), cohort: longest } })).status).toBe(200);
     const queue = await client.call('GET', `/requests?cohort=${longest}`);
     expect((queue.json as { requests: Array<{ id: string }> }).requests.map((request) => request.id)).toEqual([id]);
     // a cohort named before the limit keeps its name: decisions still name it
     await database.db.insert(cohorts).values({ name: `${longest}, made before the limit`, startsOn: '2027-02-01', createdBy: 'kim' });
     const older = await invite();
-    expect((await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [older], cohort: `${longest}, made before the limit` } })).status).toBe(200);
+    expect((await client.call('POST', '/decisions', { body: { decision: 'accept', ids: [older], from: seen([older]), cohort: `${longest}, made before the limit` } })).status).toBe(200);
   });
 
   it('refuses every decision without a session (401) and from a foreign origin (403)', async () => {
     const id = await invite();
-    for (const [path, body] of [['/decisions', { decision: 'spam', ids: [id] }], ['/notes', { requestId: id, text: 'x' }], ['/cohorts', { name: 'C', startsOn: '2027-01-01' }]] as const) {
+    for (const [path, body] of [['/decisions', { decision: 'spam', ids: [id], from: seen([id]) }], ['/notes', { requestId: id, text: 'x' }], ['/cohorts', { name: 'C', startsOn: '2027-01-01' }]] as const) {
       expect((await client.call('POST', path, { body, cookie: null })).status, path).toBe(401);
       expect((await client.call('POST', path, { body, origin: 'https://evil.example' })).status, path).toBe(403);
     }

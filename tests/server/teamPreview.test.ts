@@ -77,8 +77,8 @@ describe.each(testEngines())('mail preview in the console on $name', (engine) =>
     const [id, request] = [await invite(), await privacy()];
     expect((await client.call('POST', '/cohorts', { body: { name: 'Cohort 4', startsOn: '2027-03-01' } })).status).toBe(201);
     const decisions = [
-      { preview: { decision: 'accept', ids: [id], cohort: 'Cohort 4' }, path: '/decisions', body: { decision: 'accept', ids: [id], cohort: 'Cohort 4' }, message: 'invite-accepted' },
-      { preview: { decision: 'respond', ids: [request], outcome: 'denied', reason: 'We could not confirm it is you.' }, path: '/privacy/respond', body: { id: request, outcome: 'denied', reason: 'We could not confirm it is you.' }, message: 'privacy-outcome' },
+      { preview: { decision: 'accept', ids: [id], cohort: 'Cohort 4' }, path: '/decisions', body: { decision: 'accept', ids: [id], from: { [id]: 'received' }, cohort: 'Cohort 4' }, message: 'invite-accepted' },
+      { preview: { decision: 'respond', ids: [request], outcome: 'denied', reason: 'We could not confirm it is you.' }, path: '/privacy/respond', body: { id: request, from: 'unverified', outcome: 'denied', reason: 'We could not confirm it is you.' }, message: 'privacy-outcome' },
     ] as const;
     for (const decision of decisions) {
       const [shown] = ((await preview(decision.preview)).json as { mails: Array<{ to: string; subject: string; text: string }> }).mails;

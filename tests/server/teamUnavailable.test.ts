@@ -89,7 +89,7 @@ describe.each(testEngines())('the team API without its database on $name', (engi
     unavailable(await client.call('GET', '/requests'), 'GET /requests');
     unavailable(await client.call('GET', '/session'), 'GET /session');
     unavailable(await client.call('POST', '/signin/options'), 'POST /signin/options');
-    unavailable(await client.call('POST', '/decisions', { body: { ids: ['00000000-0000-4000-8000-000000000000'], decision: 'spam' } }), 'POST /decisions');
+    unavailable(await client.call('POST', '/decisions', { body: { ids: ['00000000-0000-4000-8000-000000000000'], from: { '00000000-0000-4000-8000-000000000000': 'received' }, decision: 'spam' } }), 'POST /decisions');
     expect((await fetch(`${server.url}/`)).status).toBe(200);
     expect(lines.some((line) => line.includes('unhandled error'))).toBe(false);
   });
@@ -159,7 +159,7 @@ describe.each(testEngines())('the team API while its database on $name does not 
       await held;
       return { released: work.then(() => Date.now()) };
     };
-    const spam = () => client.call('POST', '/decisions', { body: { decision: 'spam', ids: [id] } });
+    const spam = () => client.call('POST', '/decisions', { body: { decision: 'spam', ids: [id], from: { [id]: 'received' } } });
     const answeredTooSlow = (answer: TeamAnswer, what: string) => {
       expect(answer.status, what).toBe(503);
       expect(answer.headers.get('retry-after'), what).toBe('1');

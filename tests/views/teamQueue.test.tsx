@@ -125,7 +125,7 @@ describe('the team queue', () => {
     expect(teamCalls('POST', '/decisions')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Confirm and send' }));
     expect(await screen.findByText(/Done\. The mails are on their way/)).toBeInTheDocument();
-    expect(teamCalls('POST', '/decisions').map((call) => call.body)).toEqual([{ decision: 'accept', ids: [ada!.id, grace!.id], cohort: 'Cohort 1' }]);
+    expect(teamCalls('POST', '/decisions').map((call) => call.body)).toEqual([{ decision: 'accept', ids: [ada!.id, grace!.id], from: { [ada!.id]: 'received', [grace!.id]: 'waitlisted' }, cohort: 'Cohort 1' }]);
     // the queue is loaded again, the selection emptied
     await waitFor(() => expect(within(rowOf(ada!.fullName)).getByRole('checkbox')).not.toBeChecked());
   });
@@ -167,7 +167,7 @@ describe('the team queue', () => {
     expect(screen.getByLabelText(/Reason told to the applicant/)).toHaveValue('Not this round');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(teamCalls('POST', '/decisions')).toHaveLength(2));
-    expect(teamCalls('POST', '/decisions')[1]!.body).toEqual({ decision: 'decline', ids: [ada!.id], reason: 'Not this round' });
+    expect(teamCalls('POST', '/decisions')[1]!.body).toEqual({ decision: 'decline', ids: [ada!.id], from: { [ada!.id]: 'received' }, reason: 'Not this round' });
   });
 
   it('tells the session when the queue answers 401', async () => {

@@ -69,7 +69,27 @@ describe("a request's page", () => {
     expect(teamCalls('POST', '/privacy/extend')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Confirm and send' }));
     await screen.findByText(/Done\./);
-    expect(teamCalls('POST', '/privacy/extend').map((call) => call.body)).toEqual([{ id: katherine!.id, reason: 'The export takes longer' }]);
+    expect(teamCalls('POST', '/privacy/extend').map((call) => call.body)).toEqual([{ id: katherine!.id, from: 'unverified', reason: 'The export takes longer' }]);
+  });
+
+  it('says who decided a request meanwhile and when, in the live region, and loads it again when its decision is refused as stale (409)', async () => {
+    const at = new Date(new Date().setHours(14, 2, 0, 0)).toISOString();
+    teamAnswers('post', '/decisions', 409, {
+      error: `Nothing changed: request ${ada!.id} is declined, not received as seen: declined by Kim Lee at ${at}`,
+      refusals: [`request ${ada!.id} is declined, not received as seen: declined by Kim Lee at ${at}`],
+      changed: [{ id: ada!.id, seen: 'received', state: 'declined', action: 'declined', by: 'Kim Lee', at }],
+    });
+    const { user } = renderConsole(pageOf(ada!.id));
+    await screen.findByRole('heading', { level: 1, name: ada!.fullName });
+    const loaded = teamCalls('GET', `/requests/${ada!.id}`).length;
+    await user.click(screen.getByRole('button', { name: 'Waitlist' }));
+    await user.click(await screen.findByRole('button', { name: 'Confirm and send' }));
+    const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(at));
+    const told = await screen.findByText(`Kim Lee declined this at ${time}; the request has been reloaded. Nothing of this decision was sent.`);
+    expect(told.closest('[role="status"]')).toBeInTheDocument();
+    expect(teamCalls('POST', '/decisions').map((call) => call.body)).toEqual([{ decision: 'waitlist', ids: [ada!.id], from: { [ada!.id]: 'received' } }]);
+    await waitFor(() => expect(teamCalls('GET', `/requests/${ada!.id}`)).toHaveLength(loaded + 1));
+    expect(screen.queryByText(/Done\./)).not.toBeInTheDocument();
   });
 
   it('says "no mail" for a verification, and sends it on confirm', async () => {
@@ -79,7 +99,7 @@ describe("a request's page", () => {
     expect(await screen.findByText('No mail is sent.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Confirm and send' }));
     await screen.findByText(/Done\./);
-    expect(teamCalls('POST', '/privacy/verify').map((call) => call.body)).toEqual([{ id: katherine!.id }]);
+    expect(teamCalls('POST', '/privacy/verify').map((call) => call.body)).toEqual([{ id: katherine!.id, from: 'unverified' }]);
   });
 
   it("enables the privacy steps from the course's chart: no full answer before verification, no basis-less denial, no data of the unverified", async () => {
@@ -105,7 +125,7 @@ describe("a request's page", () => {
     await user.click(await screen.findByRole('button', { name: 'Confirm and send' }));
     await screen.findByText(/Done\./);
     expect(teamCalls('POST', '/preview')[0]!.body).toEqual({ decision: 'respond', ids: [dorothy!.id], outcome: 'complied', attachSubject: true });
-    expect(teamCalls('POST', '/privacy/respond').map((call) => call.body)).toEqual([{ id: dorothy!.id, outcome: 'complied', attachSubject: true }]);
+    expect(teamCalls('POST', '/privacy/respond').map((call) => call.body)).toEqual([{ id: dorothy!.id, from: 'verified', outcome: 'complied', attachSubject: true }]);
   });
 
   it('refuses verifying or extending an overdue request (§7021(b))', async () => {

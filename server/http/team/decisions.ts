@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { calendarDate } from '../../db/calendarDate.ts';
+import { REVIEW_STATES } from '#machines/inviteReviewMachine';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../../db/decisions.ts';
 import { audit } from '../../db/team.ts';
 import { inTeamTransaction } from '../../db/teamTransaction.ts';
@@ -10,10 +11,19 @@ import type { AppOptions } from '../options.ts';
 import { memberName as by, inviteDecisionFields, requestId, requireCohortToAccept, shapeProblem, teamName, teamText } from './bodies.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
-const decisionBody = inviteDecisionFields.extend({
-  decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
-  ids: z.array(requestId).min(1).max(TEAM_DECISION_BATCH_MAX),
-}).superRefine(requireCohortToAccept);
+const decisionBody = inviteDecisionFields
+  .extend({
+    decision: z.enum(['accept', 'waitlist', 'decline', 'spam', 'reopen']),
+    ids: z.array(requestId).min(1).max(TEAM_DECISION_BATCH_MAX),
+    // each id's review state as the member saw it, keyed by the id in any case
+    from: z.record(z.string().max(64), z.enum(REVIEW_STATES)),
+  })
+  .superRefine(requireCohortToAccept)
+  .transform((body) => ({ ...body, from: new Map(Object.entries(body.from).map(([id, state]) => [id.toLowerCase(), state])) }))
+  .superRefine((body, ctx) => {
+    const unseen = body.ids.find((id) => !body.from.has(id));
+    if (unseen !== undefined) ctx.addIssue({ code: 'custom', path: ['from', unseen], message: 'required: the review state the request was seen in' });
+  });
 
 const noteBody = z.object({ requestId: z.string(), text: teamText });
 
@@ -28,10 +38,14 @@ const cohortBody = z.object({
  * transaction under the team's write lock (server/db/teamTransaction.ts), as the command line's. Paths
  * relative to `/api/team`; bodies are JSON of at most `TEAM_AUTH_BODY_MAX_BYTES` (415, 413, 400 otherwise):
  * - `POST /decisions` `{ decision: 'accept'|'waitlist'|'decline'|'spam'|'reopen', ids: uuid[] (1 to
- *   TEAM_DECISION_BATCH_MAX), cohort? (accept: required), reason? (decline: told to the applicant), note? }` → 200
- *   `{ decided: [{ id, from, to }] }`; 409 `{ error, refusals: string[] }` when the review's chart
- *   (machines/inviteReviewMachine.ts) refuses any one request, the cohort is unknown or too full, or an id
- *   is unknown or a privacy request: then nothing changed. The decider is the signed-in member.
+ *   TEAM_DECISION_BATCH_MAX), from: { [id]: ReviewState } (required for each id: the state the member saw),
+ *   cohort? (accept: required), reason? (decline: told to the applicant), note? }` → 200
+ *   `{ decided: [{ id, from, to }] }`; 409 `{ error, refusals: string[], changed: ChangedMeanwhile[] }` when
+ *   a request is no longer in the state it was seen in (`changed` names each: the state now, and who moved
+ *   it and when, from its timeline), the review's chart (machines/inviteReviewMachine.ts) refuses any one
+ *   request, the cohort is unknown or too full, or an id is unknown or a privacy request: then nothing
+ *   changed, and no mail or event is written. The state is compared under the rows' locks, in the
+ *   decision's transaction. The decider is the signed-in member.
  * - `POST /notes` `{ requestId, text }` → 201; 404 for an unknown request.
  * - `GET /cohorts` → 200 `{ cohorts: [{ id, name, startsOn, capacity, accepted }] }`;
  *   `POST /cohorts` `{ name, startsOn: 'YYYY-MM-DD', capacity?: number | null }` → 201 `{ cohort }`, its name
@@ -59,7 +73,7 @@ export function decisionRoutes(options: AppOptions, api: ApiMiddleware, team: Te
         options.outbox?.kick();
         return c.json({ decided }, 200);
       } catch (error) {
-        if (error instanceof DecisionRefusedError) return c.json({ error: `Nothing changed: ${error.message}`, refusals: error.refusals }, 409);
+        if (error instanceof DecisionRefusedError) return c.json({ error: `Nothing changed: ${error.message}`, refusals: error.refusals, changed: error.changed }, 409);
         throw error;
       }
     })

@@ -6,7 +6,7 @@ import type { DecisionDraft } from '#machines/teamDecisions';
 import { button } from '@/styles/button.css';
 import * as fields from '@/components/FormFields.css';
 import * as styles from './Decision.css';
-import { counted } from './format';
+import { changedText, counted } from './format';
 import { DECISION_LABELS } from './labels';
 
 /** The console's decision actor (machines/teamDecisionMachine.ts). */
@@ -23,8 +23,9 @@ const focusOnMount = (element: HTMLElement | null) => element?.focus();
 
 /**
  * A decision in flight: the mails it will send (to, subject, text, as plain text) or "no mail", with
- * Confirm and Cancel; then sending, done, the chart's refusals (nothing changed), or a failure with Try
- * again (nothing lost). Nothing shows while no decision is in flight.
+ * Confirm and Cancel; then sending, done, another member's change since the request was seen (who, what,
+ * when, in the live region: the request is loaded again), the chart's refusals (nothing changed), or a
+ * failure with Try again (nothing lost). Nothing shows while no decision is in flight.
  */
 export function DecisionFlight({ actor }: { actor: DecisionActor }) {
   const state = useSelector(actor, (s) => (typeof s.value === 'string' ? s.value : 'idle'));
@@ -32,6 +33,8 @@ export function DecisionFlight({ actor }: { actor: DecisionActor }) {
   const count = useSelector(actor, (s) => s.context.targets.length);
   const mails = useSelector(actor, (s) => s.context.mails);
   const refusals = useSelector(actor, (s) => s.context.refusals);
+  const changed = useSelector(actor, (s) => s.context.changed);
+  const targets = useSelector(actor, (s) => s.context.targets);
   const error = useSelector(actor, (s) => s.context.error);
   const send = useCallback((type: 'decision.confirm' | 'decision.cancel' | 'decision.retry') => actor.send({ type }), [actor]);
   if (state === 'idle' || !draft) return <div role="status" className={fields.offScreen} />;
@@ -45,6 +48,17 @@ export function DecisionFlight({ actor }: { actor: DecisionActor }) {
         {state === 'previewing' && <p>Preparing the mails it will send…</p>}
         {state === 'submitting' && <p>Sending the decision…</p>}
         {state === 'done' && <p className={styles.done}>Done. The mails are on their way.</p>}
+        {state === 'changed' && (
+          <p className={styles.refusals}>
+            {changed
+              .map((change) => {
+                const name = count === 1 ? undefined : targets.find((target) => target.request.id === change.id)?.request.fullName;
+                return changedText(change, name ? `${name}'s request` : 'this');
+              })
+              .join('; ')}
+            {count === 1 ? '; the request has been reloaded.' : '; the requests have been reloaded.'} Nothing of this decision was sent.
+          </p>
+        )}
       </div>
       {(state === 'confirming' || state === 'submitting') && mails && (
         <>
@@ -95,7 +109,7 @@ export function DecisionFlight({ actor }: { actor: DecisionActor }) {
         )}
         {state !== 'submitting' && (
           <button type="button" className={button({ tone: 'secondary' })} onClick={() => send('decision.cancel')}>
-            {state === 'done' || state === 'refused' ? 'Close' : 'Cancel'}
+            {state === 'done' || state === 'refused' || state === 'changed' ? 'Close' : 'Cancel'}
           </button>
         )}
       </div>

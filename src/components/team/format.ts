@@ -4,6 +4,7 @@
 // the locale's patterns, and a queue of 100 rows asks for a day per row on every render.
 let day: Intl.DateTimeFormat | undefined;
 let moment: Intl.DateTimeFormat | undefined;
+let time: Intl.DateTimeFormat | undefined;
 
 /** A day, e.g. `Nov 26, 2026` in en-US; `''` for no date. */
 export function dayOf(iso: string | undefined): string {
@@ -16,6 +17,40 @@ export function dayOf(iso: string | undefined): string {
 export function momentOf(iso: string): string {
   moment ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return moment.format(new Date(iso));
+}
+
+/** When something happened: the time of day (`2:02 PM` in en-US) today, else the moment ({@link momentOf}). */
+export function whenOf(iso: string, now = new Date()): string {
+  const at = new Date(iso);
+  if (at.toDateString() !== now.toDateString()) return momentOf(iso);
+  time ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+  return time.format(at);
+}
+
+/** What a change another member made is called: a timeline action or a privacy step, as a verb in the past. */
+const CHANGE_VERBS: Record<string, string> = {
+  accepted: 'accepted',
+  waitlisted: 'waitlisted',
+  declined: 'declined',
+  spam: 'marked as spam',
+  reopened: 'reopened',
+  verified: 'marked as verified',
+  extended: 'extended',
+  responded: 'answered',
+};
+
+/**
+ * A request changed since the member saw it (a 409's `changed`), in words: `Kim declined this at 2:02 PM`,
+ * or, naming the request (`what`, e.g. `Ada Lovelace's request`), `Kim declined Ada Lovelace's request at …`.
+ * When nothing recorded says who, the state now: `This is waitlisted now, not received as you saw it`.
+ */
+export function changedText(change: { seen: string; state: string; action: string | null; by: string | null; at: string | null }, what = 'this'): string {
+  if (!change.action || !change.by || !change.at) {
+    const subject = what === 'this' ? 'This' : what;
+    return `${subject} is ${change.state} now, not ${change.seen} as you saw it`;
+  }
+  const sentence = `${change.by} ${CHANGE_VERBS[change.action] ?? change.action} ${what} at ${whenOf(change.at)}`;
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
 /** `1 request`, `3 requests`. */
