@@ -20,7 +20,7 @@ export function momentOf(iso: string): string {
 }
 
 /** When something happened: the time of day (`2:02 PM` in en-US) today, else the moment ({@link momentOf}). */
-export function whenOf(iso: string, now = new Date()): string {
+function whenOf(iso: string, now = new Date()): string {
   const at = new Date(iso);
   if (at.toDateString() !== now.toDateString()) return momentOf(iso);
   time ??= new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
