@@ -19,7 +19,7 @@ import {
 
 /**
  * End-to-end tests in a real Chromium against production builds served by the Sonde server
- * (server/main.ts, what `npm start` runs): the site, the submission endpoint and its database.
+ * (server/main.ts bundled and run with plain node, as `npm start` runs it): the site, the submission endpoint and its database.
  *
  * Two builds: `site` is configured as a fresh clone is (no PostHog key: analytics off; mail written as
  * .eml files), and stores into `DATABASE_URL` when it is set (CI starts a PostgreSQL server), else into
@@ -47,10 +47,12 @@ const chromiumArgs = [
 
 function server(name: string, port: number, env: Record<string, string>) {
   const outDir = `.e2e/${name}`;
+  // the server as `npm start` runs it: bundled for plain node (scripts/serverBundle.mjs), outside the published folder
+  const serverDir = `.e2e/${name}-server`;
   const pgliteDir = name === 'site' ? E2E_SITE_PGLITE_DIR : name === 'analytics' ? E2E_ANALYTICS_PGLITE_DIR : `.e2e/pglite-${name}`;
   const mailDir = name === 'site' ? E2E_SITE_MAIL_DIR : `.e2e/mail-${name}`;
   return {
-    command: `rm -rf ${pgliteDir} ${mailDir} && npx tsx scripts/build.mjs --outDir ${outDir} && npx tsx server/main.ts`,
+    command: `rm -rf ${pgliteDir} ${mailDir} && npx tsx scripts/build.mjs --outDir ${outDir} --serverOutDir ${serverDir} && node --enable-source-maps ${serverDir}/server.mjs`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -5,10 +5,12 @@
 //   dist/sitemap.xml, robots.txt, llms.txt, llms-full.txt, .well-known/security.txt, site.webmanifest,
 //   share.png (1200×630), icon-192.png, icon-512.png, apple-touch-icon.png
 //   *.br, *.gz beside every text file, for the Sonde server and hosts that serve precompressed files
-// Usage: tsx scripts/build.mjs [--outDir dir]   (tsx: it imports the server's TypeScript header definition)
+// Then the server and the command line, bundled for plain node (scripts/serverBundle.mjs):
+//   build/server/server.mjs, cli.mjs (+ .map), and the migrator's SQL; outside dist/, which is published
+// Usage: tsx scripts/build.mjs [--outDir dir] [--serverOutDir dir]   (tsx: it imports the server's TypeScript header definition)
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -16,6 +18,7 @@ import { build, loadEnv } from 'vite';
 import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../server/http/securityHeaders.ts';
 import { ICON_SIZES, renderIcon, renderShareImage } from './images.ts';
 import { llmsFullText, mainOf } from './llmsFull.ts';
+import { bundleServer, SERVER_BUILD_DIR } from './serverBundle.mjs';
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt', '.json', '.xml', '.webmanifest']);
 const brotli = promisify(brotliCompress);
@@ -335,7 +338,21 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
   }
 }
 
+/**
+ * Whether `dir` is `outside` itself or inside it: the server's bundle must never be there, where the
+ * site is published as static files.
+ */
+function isWithin(dir, outside) {
+  const path = relative(resolve(outside), resolve(dir));
+  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const at = process.argv.indexOf('--outDir');
-  await buildSite({ outDir: at > 0 ? process.argv[at + 1] : 'dist' });
+  const option = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+  const outDir = option('--outDir', 'dist');
+  const serverOutDir = option('--serverOutDir', SERVER_BUILD_DIR);
+  if (isWithin(serverOutDir, outDir)) throw new Error(`--serverOutDir ${serverOutDir} is inside ${outDir}, which is served as static files`);
+  await buildSite({ outDir });
+  await bundleServer(serverOutDir);
+  console.log(`bundled the server and the command line into ${serverOutDir} (node --enable-source-maps ${join(serverOutDir, 'server.mjs')})`);
 }

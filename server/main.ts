@@ -1,5 +1,6 @@
-// The Sonde server as a Node process: `npm start` (after the build), or in production
-// `DATABASE_URL=postgres://… node --import tsx server/main.ts`. Settings: server/config.ts.
+// The Sonde server as a Node process: `npm start` (after the build), or in production, bundled by
+// `npm run build` (scripts/serverBundle.mjs): `DATABASE_URL=postgres://… node --enable-source-maps
+// build/server/server.mjs`. Settings: server/config.ts.
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './http/app.ts';
@@ -144,6 +145,7 @@ export async function startServer(
         events: eventsEnabled(config),
         publicOrigin: publicOrigin(),
         mailFrom: config.mail.from,
+        database: config.database,
       });
       logger.info({ teamCommand: commandNameOf(argv), code: answer.code }, 'team command'); // its arguments may name a person
       outbox.kick(); // the mail a command wrote (respond, extend) goes out now

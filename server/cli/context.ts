@@ -1,4 +1,5 @@
-import type { Db } from '../db/database.ts';
+import type { DatabaseLocation, Db } from '../db/database.ts';
+import type { TeamConnection } from './connect.ts';
 
 /** What every command module is given: where to print, the clock, the user, and one transaction per command. */
 export interface CommandContext {
@@ -14,7 +15,11 @@ export interface CommandContext {
     publicOrigin?: string;
     /** `SONDE_MAIL_FROM`: the sender of the enrollment links' mail */
     mailFrom?: string;
+    /** where the server's configuration keeps the data (`DATABASE_URL` or `SONDE_PGLITE_DIR`): where `restore` writes */
+    database?: DatabaseLocation;
   };
   /** Runs the command's reads and writes as one transaction (server/db/teamTransaction.ts `inTeamTransaction`). */
   withDb: <T>(mode: 'read' | 'write', work: (db: Db) => Promise<T>) => Promise<T>;
+  /** Runs `work` on the connection itself, outside a transaction (`backup` copies the whole database). */
+  withConnection: <T>(work: (connection: TeamConnection) => Promise<T>) => Promise<T>;
 }

@@ -4,6 +4,7 @@
 // (server/cli/teamChannel.ts). The program and the database drivers (server/cli/requests.ts) are loaded
 // only when the command runs here: a command the server answers starts in about a third of the time.
 import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eventsEnabled, publicOriginOf, readConfig, type ServerConfig } from '../config.ts';
 import { askRunningServer } from './teamChannel.ts';
@@ -20,10 +21,11 @@ export async function runTeamCommandLine(
   io: { out: (text: string) => void; err: (text: string) => void; user?: string },
 ): Promise<number> {
   const user = io.user ?? userInfo().username;
+  const args = withFileResolved(argv);
   if ('pgliteDir' in config.database) {
     let answer;
     try {
-      answer = await askRunningServer(config.database.pgliteDir, { argv, user });
+      answer = await askRunningServer(config.database.pgliteDir, { argv: args, user });
     } catch (error) {
       io.err((error as Error).message);
       return 1;
@@ -35,16 +37,27 @@ export async function runTeamCommandLine(
     }
   }
   const [{ runRequests }, { connectForTeam }] = await Promise.all([import('./requests.ts'), import('./connect.ts')]);
-  return runRequests(argv, {
+  return runRequests(args, {
     connect: () => connectForTeam(config),
     mailDir: config.mail.emlDir,
     events: eventsEnabled(config),
     publicOrigin: publicOriginOf(config, config.port),
     mailFrom: config.mail.from,
+    database: config.database,
     user,
     out: io.out,
     err: io.err,
   });
+}
+
+/**
+ * `argv` with the file of `backup <file>` or `restore <file>` made absolute, from this working directory:
+ * the running server that may run the command (its own working directory) reads or writes that file.
+ */
+function withFileResolved(argv: string[]): string[] {
+  const [command, file, ...rest] = argv;
+  if ((command !== 'backup' && command !== 'restore') || file === undefined || file.startsWith('-')) return argv;
+  return [command, resolve(file), ...rest];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

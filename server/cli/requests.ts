@@ -7,6 +7,7 @@ import { inTeamTransaction } from '../db/teamTransaction.ts';
 import { ExitError } from './arguments.ts';
 import type { TeamConnection } from './connect.ts';
 import type { CommandContext } from './context.ts';
+import { addBackupCommands } from './backup.ts';
 import { addDecisionCommands } from './decisions.ts';
 import { addPrivacyCommands } from './privacyAnswers.ts';
 import { addReadCommands } from './read.ts';
@@ -19,7 +20,7 @@ export type { RequestSummary } from '../db/summary.ts';
  * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`; the review's decisions
  * (`accept`, `waitlist` or `done`, `decline`, `spam`, `reopen`), `note` and `cohort add|list`; `verify <id>`,
  * `respond <id>` and `extend <id>` (privacy requests); `subject --email`, `erase --email`, `purge`; `team
- * add|link|list|remove`. A command that decides writes its record and the mail (and event) it causes into
+ * add|link|list|remove`; `backup <file>` and `restore <file>`. A command that decides writes its record and the mail (and event) it causes into
  * the outbox in one statement; the running server sends them.
  * @param io - what every command is given ({@link CommandContext}), and `connect`: opens the database once a command runs
  * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
@@ -33,7 +34,15 @@ function requestsProgram(io: CommandContext['io'] & { connect: () => Promise<Tea
       await connection.close();
     }
   };
-  const context: CommandContext = { io, withDb };
+  const withConnection: CommandContext['withConnection'] = async (work) => {
+    const connection = await io.connect();
+    try {
+      return await work(connection);
+    } finally {
+      await connection.close();
+    }
+  };
+  const context: CommandContext = { io, withDb, withConnection };
   const program = new Command('requests')
     .description("Sonde's stored invite and privacy requests: read, export, decide and answer them; and the team's members.")
     .showHelpAfterError(false);
@@ -42,6 +51,7 @@ function requestsProgram(io: CommandContext['io'] & { connect: () => Promise<Tea
   addPrivacyCommands(program, context);
   addRetentionCommands(program, context);
   addTeamCommands(program, context);
+  addBackupCommands(program, context);
   return program;
 }
 
@@ -69,6 +79,7 @@ export async function runRequests(
     ...(io.events ? { events: io.events } : {}),
     ...(io.publicOrigin ? { publicOrigin: io.publicOrigin } : {}),
     ...(io.mailFrom ? { mailFrom: io.mailFrom } : {}),
+    ...(io.database ? { database: io.database } : {}),
   });
   // every command, sub-commands included (`cohort add`): errors reach the caller, output goes to io
   const override = (command: Command) => {

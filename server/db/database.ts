@@ -94,6 +94,20 @@ async function lockPgliteDir(dir: string, waitMs: number): Promise<() => Promise
   }
 }
 
+/**
+ * Whether a live process holds PGlite's directory `dir` (its lock is there and fresh): a running server,
+ * or a command line that opened it. A directory that does not exist, or whose holder died (its lock gone
+ * stale), is not in use.
+ */
+export async function isPgliteDirInUse(dir: string): Promise<boolean> {
+  try {
+    return await lockfile.check(dir, { lockfilePath: join(dir, PGLITE_LOCK_FILE), stale: PGLITE_LOCK_STALE_MS, realpath: false });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
 /** `fn` run on the first call only; later calls get the first call's promise. */
 function once(fn: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;

@@ -1,28 +1,52 @@
 // @vitest-environment node
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readSecurityHeaders } from '../../server/http/securityHeaders.ts';
+import { spawnServer } from '../support/process.ts';
 
-// `npm run build` as a site owner runs it: the prerendered pages and the headers for every host.
+// `npm run build` as a site owner runs it: the prerendered pages and the headers for every host, and
+// the server and the command line bundled for plain node.
 const outDirs: string[] = [];
 afterEach(async () => {
   await Promise.all(outDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function build(env: Record<string, string>) {
+/**
+ * Runs `npm run build`'s script into a directory of its own; the server's bundle goes inside the project
+ * (node_modules/.cache), as build/server does, so that it resolves its packages.
+ * @param keep - leave both directories for later tests of this file (removed after them all)
+ */
+async function build(env: Record<string, string>, keep = false) {
   const outDir = await mkdtemp(join(tmpdir(), 'sonde-site-'));
-  outDirs.push(outDir);
+  const serverDir = resolve('node_modules/.cache/sonde-build-test', randomUUID());
+  (keep ? keptDirs : outDirs).push(outDir, serverDir);
   // in its own process, as `npm run build` runs (Vitest's NODE_ENV=test would mix React builds)
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/build.mjs', '--outDir', outDir], {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/build.mjs', '--outDir', outDir, '--serverOutDir', serverDir], {
     env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...env },
   });
   const printed = [...stdout.split('\n'), ...stderr.split('\n').map((line) => `warn: ${line}`)];
-  return { outDir, printed };
+  return { outDir, serverDir, printed };
+}
+
+const keptDirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(keptDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** The build as a fresh clone makes it (no endpoint, PostHog key or site URL), once for the tests that read it. */
+let freshClone: ReturnType<typeof build> | undefined;
+const freshCloneBuild = () => (freshClone ??= build({ VITE_SUBMIT_ENDPOINT: '', VITE_POSTHOG_KEY: '', VITE_SITE_URL: '' }, true));
+
+/** Every file under `dir`, as paths relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
 }
 
 /** The value of `<meta name|property=key content=…>` in a page, or undefined. */
@@ -161,7 +185,7 @@ async function expectPageMetadata(outDir: string, origin: string) {
 
 describe('npm run build', () => {
   it('allows exactly the inlined stylesheet and entry loader of every page by their hashes, and the calls of spec §7', async () => {
-    const { outDir, printed } = await build({ VITE_SUBMIT_ENDPOINT: '', VITE_POSTHOG_KEY: '', VITE_SITE_URL: '' });
+    const { outDir, printed } = await freshCloneBuild();
     const headers = await readSecurityHeaders(outDir);
     const csp = headers['Content-Security-Policy']!;
     const pages = (await readdir(outDir)).filter((name) => name.endsWith('.html'));
@@ -205,4 +229,44 @@ describe('npm run build', () => {
     expect(printed.filter((line) => line.includes('relative path'))).toEqual([]);
     await expectPageMetadata(outDir, 'https://www.sonde.example');
   }, 120_000);
+
+  it('writes the server and the command line outside the site, for plain node: they start without tsx, and nothing of them is served', async () => {
+    const { outDir, serverDir } = await freshCloneBuild();
+    const bundle = await filesUnder(serverDir);
+    expect(bundle).toEqual(expect.arrayContaining(['server.mjs', 'server.mjs.map', 'cli.mjs', 'cli.mjs.map', 'migrations/0000_baseline.sql', 'functions/accept_submission.sql']));
+    // the site's folder holds no code of the server: no bundle, source map or TypeScript source
+    expect((await filesUnder(outDir)).filter((file) => /\.(mjs|ts|map)$/.test(file) || file.includes('server'))).toEqual([]);
+
+    // plain node: no loader, none inherited either; from another working directory, so that the bundle finds its SQL beside itself
+    const plain = { NODE_OPTIONS: '' };
+    const data = await mkdtemp(join(tmpdir(), 'sonde-plain-'));
+    outDirs.push(data);
+    const server = await spawnServer({ ...plain, SONDE_DIST_DIR: outDir, SONDE_PGLITE_DIR: join(data, 'pglite') }, 120_000, { entry: join(serverDir, 'server.mjs'), cwd: data });
+    try {
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      // every file of the bundle, and the server's sources, at the paths a visitor could try: none is served
+      const paths = [
+        ...bundle.flatMap((file) => [`/${file}`, `/build/server/${file}`, `/server/${file}`, `/assets/${file}`, `/%2e%2e/${file}`]),
+        ...['server/main.ts', 'server/config.ts', 'server/cli/main.ts', 'package.json', '.env'].map((file) => `/${file}`),
+      ];
+      const served: string[] = [];
+      for (const path of paths) {
+        const response = await fetch(`${server.url}${path}`);
+        const body = await response.text();
+        if (response.status !== 404 || body.includes('import.meta') || body.includes('"mappings"')) served.push(`${path}: ${response.status}`);
+      }
+      expect(served).toEqual([]);
+      const help = await promisify(execFile)(process.execPath, [join(serverDir, 'cli.mjs'), '--help'], { cwd: tmpdir(), env: { ...process.env, ...plain } });
+      expect(help.stdout).toContain('Usage: requests');
+      // the command line as the team runs it beside the server: the server answers it over its team channel
+      const list = await promisify(execFile)(process.execPath, [join(serverDir, 'cli.mjs'), 'list'], {
+        cwd: tmpdir(),
+        env: { ...process.env, ...plain, DATABASE_URL: '', SONDE_PGLITE_DIR: join(data, 'pglite') },
+      });
+      expect(list.stdout).toContain('no requests');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 300_000);
 });

@@ -40,13 +40,13 @@ export interface CliRun {
 
 /**
  * Runs `server/cli/main.ts` as `npm run requests` does, in a process of its own, with `env` over this
- * process's environment (`DATABASE_URL: ''` for PGlite). Never rejects: a failure is its exit code.
- * The entry is compiled once for the whole run (tests/support/entries.ts) rather than by tsx in every
+ * process's environment (`DATABASE_URL: ''` for PGlite), in `options.cwd` if given. Never rejects: a failure is its exit code.
+ * The entry is compiled once for the whole run (scripts/serverBundle.mjs, as `npm run build` bundles it) rather than by tsx in every
  * process; tests/server/requests.test.ts runs it under tsx too.
  */
-export function cliProcess(argv: string[], env: Record<string, string>): Promise<CliRun> {
+export function cliProcess(argv: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...PGLITE_NODE_FLAGS, inject('entries').cli, ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...PGLITE_NODE_FLAGS, inject('entries').cli, ...argv], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024, ...options }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

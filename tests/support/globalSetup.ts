@@ -13,7 +13,7 @@ import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../server/db/database.ts';
-import { bundleEntries } from './entries.ts';
+import { bundleServer } from '../../scripts/serverBundle.mjs';
 import { PGLITE_NODE_FLAGS } from './nodeFlags.ts';
 
 declare module 'vitest' {
@@ -29,7 +29,7 @@ declare module 'vitest' {
     pgliteEmptyDir: string;
     /** with `DATABASE_URL`: the name of a migrated PostgreSQL database to create test databases from */
     postgresTemplate: string | null;
-    /** server/main.ts and server/cli/main.ts bundled (tests/support/entries.ts), to run with `node` */
+    /** server/main.ts and server/cli/main.ts bundled as `npm run build` bundles them (scripts/serverBundle.mjs), to run with `node` */
     entries: { server: string; cli: string };
   }
 }
@@ -40,7 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = await mkdtemp(join(tmpdir(), 'sonde-template-'));
   // inside the project, so that the bundles resolve packages from node_modules
   const entriesDir = resolve('node_modules/.cache/sonde-test-entries', randomUUID());
-  project.provide('entries', await bundleEntries(entriesDir));
+  project.provide('entries', await bundleServer(entriesDir));
   // PostgreSQL's initdb once: the empty cluster, kept as a directory, is where the migrated one starts too
   const initialised = await PGlite.create('memory://');
   const empty = await initialised.dumpDataDir('none');

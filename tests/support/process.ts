@@ -8,7 +8,7 @@ import { PGLITE_NODE_FLAGS } from './nodeFlags.ts';
 
 /**
  * The server as a separate Node process: server/main.ts, what `npm start` runs after the build, compiled
- * once for the whole run (tests/support/entries.ts) rather than by tsx in every process.
+ * once for the whole run (scripts/serverBundle.mjs, as `npm run build` bundles it) rather than by tsx in every process.
  */
 export interface ServerProcess {
   child: ChildProcess;
@@ -26,12 +26,18 @@ export interface ServerProcess {
  * Starts `server/main.ts` in a child process on a free port, and resolves once its `listening` log
  * line names its addresses. The child gets this process's environment without `DATABASE_URL` (so that
  * it runs on PGlite unless `env` names a database), plus `env`.
+ * @param options - `entry`: the server's bundle to run (default: the one bundled for this test run); `cwd`: its working directory
  * @throws when the process exits or prints nothing within `timeoutMs`
  */
-export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  { entry = inject('entries').server, cwd }: { entry?: string; cwd?: string } = {},
+): Promise<ServerProcess> {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, [...PGLITE_NODE_FLAGS, inject('entries').server], {
+  const child = spawn(process.execPath, [...PGLITE_NODE_FLAGS, entry], {
+    ...(cwd ? { cwd } : {}),
     // mail written as .eml files into a directory of the test's own, never .data/mail
     env: { ...inherited, PORT: '0', SONDE_LOG_LEVEL: 'info', SONDE_MAIL_DIR: mkdtempSync(join(tmpdir(), 'sonde-mail-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
