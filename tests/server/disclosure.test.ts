@@ -93,8 +93,8 @@ describe.each(testEngines())('the data attached to an answer on $name', (engine)
   it.each(SPELLINGS)('the console\'s respond with attachSubject mails the asker only their own request, not the $name spelling\'s', async ({ owner, asker }) => {
     const { invite, privacy } = await storeBoth(owner, asker);
     const client = await enrolledClient(server, database.db);
-    expect((await client.call('POST', '/privacy/verify', { body: { id: privacy } })).status).toBe(200);
-    expect((await client.call('POST', '/privacy/respond', { body: { id: privacy, outcome: 'complied', attachSubject: true } })).status).toBe(200);
+    expect((await client.call('POST', '/privacy/verify', { body: { id: privacy, from: 'unverified' } })).status).toBe(200);
+    expect((await client.call('POST', '/privacy/respond', { body: { id: privacy, from: 'verified', outcome: 'complied', attachSubject: true } })).status).toBe(200);
     const text = await attachedTo(asker);
     expect((JSON.parse(text) as { requests: Array<{ id: string }> }).requests.map((r) => r.id)).toEqual([privacy]);
     expect(text).not.toContain(invite);

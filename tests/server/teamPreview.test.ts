@@ -158,7 +158,7 @@ describe.each(testEngines())('mail preview in the console on $name', (engine) =>
     ['a partial answer without its reason', 'respond', { outcome: 'partly' }],
   ])('refuses with 400, as the step itself does, %s', async (_what, step, fields) => {
     const request = await privacy();
-    const taken = await client.call('POST', `/privacy/${step}`, { body: { id: request, ...fields } });
+    const taken = await client.call('POST', `/privacy/${step}`, { body: { id: request, from: 'unverified', ...fields } });
     const previewed = await preview({ decision: step, ids: [request], ...fields });
     expect([taken.status, previewed.status]).toEqual([400, 400]);
     expect((previewed.json as { error: string }).error.replace(/^Bad preview: /, '')).toBe((taken.json as { error: string }).error.replace(/^Bad step: /, ''));
