@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { REVIEW_STATES, type InviteDecision, type ReviewState } from '#machines/inviteReviewMachine';
 import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../db/decisions.ts';
+import { auditCommandLine } from '../db/team.ts';
 import { TEAM_COHORT_CAPACITY_MAX } from '../limits.ts';
 import { ExitError, isoDate, oneLineName, oneLineText, requestIdArgument, UUID } from './arguments.ts';
 import type { CommandContext } from './context.ts';
@@ -47,15 +48,19 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
     if (bad !== undefined) throw new ExitError(`no request ${bad}`, 1);
     const by = options.by ?? io.user;
     const from = options.from;
+    const at = io.now();
     const decided = await withDb('write', async (db) => {
       try {
-        return await decideInvites(db, {
-          decision, ids, by, at: io.now(), events: io.events ?? false,
+        const moved = await decideInvites(db, {
+          decision, ids, by, at, events: io.events ?? false,
           ...(from !== undefined ? { from: new Map(ids.map((id) => [id.toLowerCase(), from])) } : {}),
           ...(options.cohort !== undefined ? { cohort: options.cohort } : {}),
           ...(options.reason !== undefined ? { reason: options.reason } : {}),
           ...(options.note !== undefined ? { note: options.note } : {}),
         });
+        // one audit entry per request decided, as the console writes them
+        for (const { id } of moved) await auditCommandLine(db, { at, action: 'decision', requestId: id, name: decision });
+        return moved;
       } catch (error) {
         if (error instanceof DecisionRefusedError) throw new ExitError(`nothing changed: ${error.message}`, 1);
         throw error;
@@ -107,7 +112,14 @@ export function addDecisionCommands(program: Command, { io, withDb }: CommandCon
       .argument('<text>', 'the note', oneLineText),
   ).action(async (id: string, text: string, options: { by?: string }) => {
     const by = options.by ?? io.user;
-    const added = UUID.test(id) && (await withDb('write', (db) => addNote(db, { id, by, at: io.now(), text })));
+    const at = io.now();
+    const added =
+      UUID.test(id) &&
+      (await withDb('write', async (db) => {
+        if (!(await addNote(db, { id, by, at, text }))) return false;
+        await auditCommandLine(db, { at, action: 'note', requestId: id });
+        return true;
+      }));
     if (!added) throw new ExitError(`no request ${id}`, 1);
     io.out(`note added to request ${id} by ${by}`);
   });

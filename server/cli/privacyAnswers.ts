@@ -3,6 +3,7 @@ import { COURSE_STATES, type CourseState } from '#machines/privacyCourseMachine'
 import { RETENTION } from '#shared/policy';
 import { PrivacyStepError, takePrivacyStep, type PrivacyStep } from '../db/privacySteps.ts';
 import { unfoundedResponse } from '../db/privacyCourse.ts';
+import { auditCommandLine } from '../db/team.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import { ExitError, oneLineName, recordReason, requestIdArgument } from './arguments.ts';
 import type { CommandContext } from './context.ts';
@@ -23,7 +24,13 @@ function exitOn(refusal: { message: string; badArgument: boolean }): ExitError {
 export function addPrivacyCommands(program: Command, { io, withDb }: CommandContext): void {
   /** The step on request `id`, in one write transaction, from the course state `from` when given; its refusal as an exit. */
   const take = (id: string, step: PrivacyStep, from?: CourseState) =>
-    withDb('write', (db) => takePrivacyStep(db, id, step, io.now(), from)).catch((error: unknown) => {
+    withDb('write', async (db) => {
+      const at = io.now();
+      const taken = await takePrivacyStep(db, id, step, at, from);
+      // a step that changed nothing (verified already) is not audited, as on the console
+      if (taken.changed) await auditCommandLine(db, { at, action: 'decision', requestId: id, name: step.type });
+      return taken;
+    }).catch((error: unknown) => {
       throw error instanceof PrivacyStepError ? exitOn(error) : error;
     });
   /** `--from <state>`: the step is taken only if the request is still in this course state (as an earlier `list` or `show` found it). */

@@ -118,3 +118,14 @@ export function commandNameOf(argv: string[]): string {
   const [first] = argv;
   return first !== undefined && commandNames.has(first) ? first : 'unknown';
 }
+
+/**
+ * Every command the command line takes, by its full name (`accept`, `cohort add`, `team list`, …): the
+ * commands with an action, sub-commands spelled after their parent. Nothing is connected or run.
+ */
+export function commandPaths(): string[] {
+  const program = requestsProgram({ connect: () => Promise.reject(new Error('not connected')), out: () => {}, now: () => new Date(), user: '' });
+  const leaves = (command: Command, prefix: string): string[] =>
+    command.commands.length === 0 ? [prefix + command.name()] : command.commands.flatMap((child) => leaves(child, `${prefix}${command.name()} `));
+  return program.commands.flatMap((command) => leaves(command, ''));
+}

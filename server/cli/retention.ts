@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { RETENTION } from '#shared/policy';
 import { deliveryIdsOf, eraseSubject, otherSpellingsOf, pendingMailTo, purgeExpired, subjectExport } from '../db/retention.ts';
+import { auditCommandLine } from '../db/team.ts';
 import { removeMailFiles } from '../outbox/mail.ts';
 import { email, ExitError } from './arguments.ts';
 import type { CommandContext } from './context.ts';
@@ -30,7 +31,10 @@ export function addRetentionCommands(program: Command, { io, withDb }: CommandCo
             1,
           );
         }
-        return { deliveries: await deliveryIdsOf(db, options.email), count: await eraseSubject(db, options.email), others: await otherSpellingsOf(db, options.email) };
+        const erased = { deliveries: await deliveryIdsOf(db, options.email), count: await eraseSubject(db, options.email), others: await otherSpellingsOf(db, options.email) };
+        // one entry, without the address or the erased requests' ids: the erasure record keeps its hash and count
+        await auditCommandLine(db, { at: io.now(), action: 'decision', name: 'erase' });
+        return erased;
       });
       // the .eml copies of their mail, if any: once the rows are gone for good (committed)
       if (io.mailDir) await removeMailFiles(io.mailDir, deliveries);
@@ -43,7 +47,12 @@ export function addRetentionCommands(program: Command, { io, withDb }: CommandCo
       `deletes what the privacy policy's retention periods have passed: invite requests after ${RETENTION.applicationMonths} months, privacy requests after ${RETENTION.privacyRequestRecordMonths}`,
     )
     .action(async () => {
-      const gone = await withDb('write', (db) => purgeExpired(db, io.now()));
+      const gone = await withDb('write', async (db) => {
+        const at = io.now();
+        const purged = await purgeExpired(db, at);
+        await auditCommandLine(db, { at, action: 'decision', name: 'purge' });
+        return purged;
+      });
       if (io.mailDir) await removeMailFiles(io.mailDir, gone.deliveryIds);
       io.out(
         `purged ${gone.invite} invite request(s) older than ${RETENTION.applicationMonths} months, ` +

@@ -42,6 +42,15 @@ export async function audit(db: Db, entry: { at: Date; memberId: string | null; 
 }
 
 /**
+ * Appends one entry of the command line (`npm run requests`) to the team's audit trail: it has no team
+ * member (its `--by` is free text, so it names no member the audit could vouch for), so `member_id` is null
+ * and `detail` names the channel: `<name> (cli)`, e.g. `accept (cli)`, or `cli` when the action has no name.
+ */
+export async function auditCommandLine(db: Db, entry: { at: Date; action: TeamAuditAction; requestId?: string | null; name?: string }): Promise<void> {
+  await audit(db, { at: entry.at, memberId: null, action: entry.action, requestId: entry.requestId ?? null, detail: entry.name === undefined ? 'cli' : `${entry.name} (cli)` });
+}
+
+/**
  * A new single-use enrollment link for `member`, good for {@link TEAM_ENROLLMENT_TTL_MS}; only its SHA-256
  * is stored. The member's earlier links stop working, and their mails still waiting are dropped (one
  * good link at a time). The link's mail is written into the outbox, rendered, in the same transaction
