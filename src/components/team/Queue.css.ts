@@ -11,12 +11,19 @@ export const filters = style({
   flex: '1 1 36rem',
 });
 
-export const tableWrap = style({ overflowX: 'auto', border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.md });
 
 /** Below this width the queue drops its Received and Kind columns and shows them under the name, so that State, Verification and Due stay on screen (375 px phones). */
 const NARROW = 'screen and (max-width: 40rem)';
 
-export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: '0.9375rem', '@media': { [NARROW]: { fontSize: '0.875rem' } } });
+/** The table's frame; on a narrow screen it runs to the screen's edges (over the page's side padding), for the state columns' room. */
+export const tableWrap = style({
+  overflowX: 'auto',
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  '@media': { [NARROW]: { marginInline: `calc(-1 * ${vars.space.md})`, borderInline: 'none', borderRadius: 0 } },
+});
+
+export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: '0.9375rem', '@media': { [NARROW]: { fontSize: '0.8125rem' } } });
 
 export const caption = style({ textAlign: 'start', padding: vars.space.sm, color: vars.color.textMuted });
 
@@ -40,7 +47,7 @@ export const cell = style({
 });
 
 // a state or due badge may take two lines on a phone rather than push the columns off screen
-globalStyle(`${cell} > span`, { '@media': { [NARROW]: { whiteSpace: 'normal' } } });
+globalStyle(`${cell} > span`, { '@media': { [NARROW]: { whiteSpace: 'normal', fontSize: 'inherit' } } });
 
 /** The Received and Kind columns (heading and cells): shown on wide screens only; {@link narrowOnly} repeats them under the name. */
 export const wideOnly = style({ '@media': { [NARROW]: { display: 'none' } } });
