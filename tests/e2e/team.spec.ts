@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { TEXT_LIMITS } from '#shared/submission';
 import { E2E_EVENTS_SECRET, E2E_SITE_PORT } from './constants';
-import { decisionEvents, expect, mailTo, nextSubmission, sendInviteForm, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
+import { decisionEvents, expect, fillInviteForm, mailTo, nextSubmission, sendInviteForm, storedIdOf, teamCommand, test, uniqueEmail } from './fixtures';
 
 // The team's console in Chromium against the `site` server (what `npm start` runs). WebAuthn takes a
 // domain as its relying party, never an IP address: the console is opened at http://localhost, the
@@ -82,6 +83,29 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
     if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
   }
   throw new Error(`no focus on ${target.toString()} after ${MAX_TABS} presses of Tab`);
+}
+
+/**
+ * Whether the page at its current viewport overflows sideways, and where each table's State, Verification
+ * and Due header cells end (CSS px from the left; -1 when the table has no such column).
+ */
+async function horizontalFit(page: Page): Promise<{ scrollWidth: number; innerWidth: number; stateColumnsEnd: number[] }> {
+  return page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+    stateColumnsEnd: [...document.querySelectorAll('table')].flatMap((table) =>
+      [...table.querySelectorAll('th')]
+        .filter((th) => ['State', 'Verification', 'Due'].includes(th.textContent?.trim() ?? ''))
+        .map((th) => th.getBoundingClientRect().right),
+    ),
+  }));
+}
+
+/** Asserts that nothing of the page is off screen sideways: no horizontal scroll, every State, Verification and Due column within the viewport. */
+async function expectNoHorizontalOverflow(page: Page, screen: string): Promise<void> {
+  const fit = await horizontalFit(page);
+  expect(fit.scrollWidth, `${screen}: the document's width at ${fit.innerWidth} px`).toBeLessThanOrEqual(fit.innerWidth);
+  for (const end of fit.stateColumnsEnd) expect(end, `${screen}: a State, Verification or Due column's right edge`).toBeLessThanOrEqual(fit.innerWidth);
 }
 
 /** How many times slower than this machine the CPU runs in the slow-device scenario (Chrome DevTools' "4x slowdown"). */
@@ -199,6 +223,54 @@ test.describe("the team's console", () => {
     await expect(preview.getByRole('status')).toContainText('Done.');
     const mails = await mailTo(applicant, 2);
     expect(mails.map(({ mail }) => mail.subject)).toContain('Your Sonde invite request: on the waitlist');
+  });
+
+  test('a request with unbroken text as long as the form allows in every field wraps: no sideways scroll, State, Verification and Due on screen, at 375 and 1280 px', async ({ page }) => {
+    // one "word" per field, as long as the field takes, with no space or hyphen to break at
+    const word = (letter: string, length: number = TEXT_LIMITS.short) => letter.repeat(length);
+    const prefix = uniqueEmail('wrap').split('@')[0]!.replaceAll('-', '');
+    const domain = '@example.com';
+    const applicant = (prefix + word('e', TEXT_LIMITS.email)).slice(0, TEXT_LIMITS.email - domain.length) + domain;
+    const name = word('N');
+    const website = `https://${word('w', TEXT_LIMITS.url - 'https://.example'.length)}.example`;
+    await page.goto('/#invite');
+    const form = await fillInviteForm(page, applicant);
+    await form.getByRole('textbox', { name: 'Full name' }).fill(name);
+    await form.getByRole('textbox', { name: 'Role / title' }).fill(word('R'));
+    await form.getByRole('textbox', { name: 'Company', exact: true }).fill(word('C'));
+    await form.getByRole('textbox', { name: 'Company website' }).fill(website);
+    await form.getByRole('textbox', { name: /What will you build/ }).fill(word('U'));
+    await form.getByRole('textbox', { name: 'Estimated monthly queries' }).fill(word('M'));
+    await form.getByRole('textbox', { name: 'Peak queries per second (QPS)' }).fill(word('P'));
+    await form.getByRole('textbox', { name: 'Target latency' }).fill(word('L'));
+    await form.getByRole('textbox', { name: 'Key regions and languages' }).fill(word('K'));
+    await form.getByRole('textbox', { name: 'Budget range' }).fill(word('B'));
+    await form.getByRole('textbox', { name: 'Anything else?' }).fill(word('A'));
+    const submission = nextSubmission(page);
+    await form.getByRole('button', { name: 'Request invite' }).click();
+    expect((await submission).status()).toBe(201);
+
+    await enrolledMember(page);
+    // found by the address's unique start: the search box takes fewer characters than the address has
+    const search = async () => {
+      await page.goto(`${CONSOLE}/team`);
+      await page.getByRole('textbox', { name: 'Search' }).or(page.getByRole('searchbox', { name: 'Search' })).fill(prefix);
+      const row = page.getByRole('row').filter({ hasText: name });
+      await expect(row).toHaveCount(1);
+      return row;
+    };
+    await (await search()).getByRole('link', { name }).click();
+    await page.getByRole('textbox', { name: 'Reason told to the applicant (optional)' }).fill(word('D'));
+    await decide(page, 'Decline', { to: applicant, subject: 'Your Sonde invite request' });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      const row = await search();
+      await expectNoHorizontalOverflow(page, `the queue at ${width} px`);
+      await row.getByRole('link', { name }).click();
+      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+      await expect(page.getByText(word('D')).first()).toBeVisible();
+      await expectNoHorizontalOverflow(page, `the request's page at ${width} px`);
+    }
   });
 
   for (const width of [1280, 375]) {

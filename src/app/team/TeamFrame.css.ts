@@ -37,10 +37,19 @@ export const memberName = style({ color: vars.color.text, fontWeight: 600, overf
 
 export const signOutStatus = style({ flexBasis: '100%', margin: 0, color: vars.color.danger, selectors: { '&:empty': { display: 'none' } } });
 
+/**
+ * The page. What a requester typed is shown as typed, and may be one word hundreds of characters long (a
+ * name, a company, a URL): `overflow-wrap: anywhere`, inherited by everything inside, breaks such a word
+ * wherever the line ends, and lets grid, flex and table tracks shrink below it (it lowers the min-content
+ * size, which `break-word` does not), so no page of the console scrolls sideways.
+ */
 export const main = style({
   flex: '1 0 auto',
   width: '100%',
+  minWidth: 0,
   maxWidth: vars.width.content,
   marginInline: 'auto',
   padding: `${vars.space.xl} ${vars.space.lg}`,
+  overflowWrap: 'anywhere',
+  '@media': { 'screen and (max-width: 40rem)': { paddingInline: vars.space.md } },
 });

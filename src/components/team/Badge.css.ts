@@ -15,6 +15,8 @@ export const badge = recipe({
     fontSize: '0.875rem',
     fontWeight: 600,
     whiteSpace: 'nowrap',
+    // our own words: where a narrow queue lets a badge take two lines, it breaks between them, never inside one
+    overflowWrap: 'normal',
   },
   variants: {
     tone: {

@@ -38,7 +38,7 @@ function StateCell({ request }: { request: RequestSummary }) {
  * one last moved to): ArrowDown or j, ArrowUp or k move; Home and End go to the first and last; Enter
  * opens the request; Space or x selects an invite request for a bulk decision. The checkboxes and links
  * inside a row are for the pointer, out of the tab order. Columns: received, kind, name and company,
- * state, verification, due.
+ * state, verification, due; on a narrow screen the kind and day move under the name (Queue.css.ts).
  */
 export function QueueTable({ requests, selected, onToggle, onSelectAll, onClearSelection, onOpen }: QueueTableProps) {
   const [active, setActive] = useState(0);
@@ -86,8 +86,8 @@ export function QueueTable({ requests, selected, onToggle, onSelectAll, onClearS
                 onChange={() => (allSelected ? onClearSelection() : onSelectAll())}
               />
             </th>
-            <th scope="col" className={styles.headCell}>Received</th>
-            <th scope="col" className={styles.headCell}>Kind</th>
+            <th scope="col" className={`${styles.headCell} ${styles.wideOnly}`}>Received</th>
+            <th scope="col" className={`${styles.headCell} ${styles.wideOnly}`}>Kind</th>
             <th scope="col" className={styles.headCell}>Name and company</th>
             <th scope="col" className={styles.headCell}>State</th>
             <th scope="col" className={styles.headCell}>Verification</th>
@@ -119,15 +119,18 @@ export function QueueTable({ requests, selected, onToggle, onSelectAll, onClearS
                     <input type="checkbox" tabIndex={-1} aria-label={`Select ${request.fullName}`} checked={isSelected} onChange={() => onToggle(request.id)} />
                   )}
                 </td>
-                <td className={styles.cell}>
+                <td className={`${styles.cell} ${styles.wideOnly}`}>
                   <time dateTime={request.receivedAt}>{dayOf(request.receivedAt)}</time>
                 </td>
-                <td className={styles.cell}>{KIND_LABELS[request.kind]}</td>
+                <td className={`${styles.cell} ${styles.wideOnly}`}>{KIND_LABELS[request.kind]}</td>
                 <td className={styles.cell}>
                   <Link to={TEAM_PATHS.request(request.id)} tabIndex={-1}>
                     {request.fullName}
                   </Link>
                   <span className={styles.muted}>{request.company}</span>
+                  <span className={styles.narrowOnly}>
+                    {KIND_LABELS[request.kind]}, received <time dateTime={request.receivedAt}>{dayOf(request.receivedAt)}</time>
+                  </span>
                 </td>
                 <td className={styles.cell}>
                   <StateCell request={request} />
