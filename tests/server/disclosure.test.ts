@@ -6,17 +6,13 @@
 // of its mailbox, verified and answered in full with the data attached, through the command line and
 // through the console over real HTTP, and the mail the SMTP server receives.
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SubmissionBody } from '#shared/submission';
-import type { Database } from '../../server/db/database.ts';
 import { privacyRecords } from '../../server/db/schema.ts';
-import { createLogger } from '../../server/logger.ts';
-import type { RunningServer } from '../../server/main.ts';
 import { teamCli } from '../support/cli.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
-import { freePort, smtpServer, until } from '../support/mailServer.ts';
-import { startTestServer } from '../support/server.ts';
-import { testConfig, writeStandInSite } from '../support/site.ts';
+import { until } from '../support/mailServer.ts';
+import { serverWithSmtp } from '../support/server.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
 import { enrolledClient } from '../support/teamClient.ts';
 
@@ -37,39 +33,17 @@ function accessRequest(email: string): SubmissionBody {
 }
 
 describe.each(testEngines())('the data attached to an answer on $name', (engine) => {
-  let smtp: Awaited<ReturnType<typeof smtpServer>>;
-  let smtpPort: number;
-  let distDir: string;
-  let database: Database;
-  let server: RunningServer;
-  beforeAll(async () => {
-    smtpPort = await freePort();
-    smtp = await smtpServer(smtpPort);
-    distDir = await writeStandInSite();
-  });
-  afterAll(async () => {
-    await smtp.close();
-  });
-  beforeEach(async () => {
-    smtp.received.length = 0;
-    database = await engine.open();
-    const config = testConfig(distDir);
-    server = await startTestServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'), { database });
-  });
-  afterEach(async () => {
-    await server.stop();
-    await database.close();
-  });
+  const running = serverWithSmtp(engine);
 
   /** Stores the owner's invite request and the asker's privacy request; returns their ids. */
   const storeBoth = async (owner: string, asker: string) => ({
-    invite: await storeSubmission(database.db, submissionBody({ workEmail: owner, fullName: 'Owner Of The Mailbox', companyName: 'Owner Co' })),
-    privacy: await storeSubmission(database.db, accessRequest(asker)),
+    invite: await storeSubmission(running.database.db, submissionBody({ workEmail: owner, fullName: 'Owner Of The Mailbox', companyName: 'Owner Co' })),
+    privacy: await storeSubmission(running.database.db, accessRequest(asker)),
   });
 
-  /** The JSON attached to the answer mailed to `to` for `id`, once the SMTP server has it. */
+  /** The JSON attached to the answer mailed to `to` for `id`, once the SMTP running.server has it. */
   const attachedTo = async (to: string) => {
-    const answer = () => smtp.received.find((r) => r.mail.subject === 'Our answer to your privacy request' && r.to.some((address) => address.toLowerCase() === to.toLowerCase()));
+    const answer = () => running.smtp.received.find((r) => r.mail.subject === 'Our answer to your privacy request' && r.to.some((address) => address.toLowerCase() === to.toLowerCase()));
     await until(() => answer() !== undefined, 30_000);
     const mail = answer()!.mail;
     expect(mail.attachments).toHaveLength(1);
@@ -78,7 +52,7 @@ describe.each(testEngines())('the data attached to an answer on $name', (engine)
 
   it.each(SPELLINGS)('respond --attach-subject mails the asker only their own request, not the $name spelling\'s invite request', async ({ owner, asker }) => {
     const { invite, privacy } = await storeBoth(owner, asker);
-    const { run } = teamCli(() => database);
+    const { run } = teamCli(() => running.database);
     expect(await run(['verify', privacy])).toBe(0);
     expect(await run(['respond', privacy, '--outcome', 'complied', '--attach-subject'])).toBe(0);
     const text = await attachedTo(asker);
@@ -87,27 +61,27 @@ describe.each(testEngines())('the data attached to an answer on $name', (engine)
     expect(data.requests.map((r) => r.id)).toEqual([privacy]);
     expect(text).not.toContain(invite);
     expect(text).not.toMatch(/Owner Of The Mailbox|Owner Co/);
-    expect(smtp.received.filter((r) => r.to.includes(owner))).toEqual([]);
+    expect(running.smtp.received.filter((r) => r.to.includes(owner))).toEqual([]);
   }, 60_000);
 
   it.each(SPELLINGS)('the console\'s respond with attachSubject mails the asker only their own request, not the $name spelling\'s', async ({ owner, asker }) => {
     const { invite, privacy } = await storeBoth(owner, asker);
-    const client = await enrolledClient(server, database.db);
+    const client = await enrolledClient(running.server, running.database.db);
     expect((await client.call('POST', '/privacy/verify', { body: { id: privacy, from: 'unverified' } })).status).toBe(200);
     expect((await client.call('POST', '/privacy/respond', { body: { id: privacy, from: 'verified', outcome: 'complied', attachSubject: true } })).status).toBe(200);
     const text = await attachedTo(asker);
     expect((JSON.parse(text) as { requests: Array<{ id: string }> }).requests.map((r) => r.id)).toEqual([privacy]);
     expect(text).not.toContain(invite);
     expect(text).not.toMatch(/Owner Of The Mailbox|Owner Co/);
-    const [record] = await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, privacy));
+    const [record] = await running.database.db.select().from(privacyRecords).where(eq(privacyRecords.id, privacy));
     expect(record).toMatchObject({ outcome: 'complied' });
   }, 60_000);
 
   it("attaches every request of the asker's own address, its domain in any case, and not the local part in another case", async () => {
-    const earlier = await storeSubmission(database.db, submissionBody({ workEmail: 'noor@Example.com' }));
-    const otherCase = await storeSubmission(database.db, submissionBody({ workEmail: 'Noor@example.com' }));
-    const privacy = await storeSubmission(database.db, accessRequest('noor@EXAMPLE.com'));
-    const { run } = teamCli(() => database);
+    const earlier = await storeSubmission(running.database.db, submissionBody({ workEmail: 'noor@Example.com' }));
+    const otherCase = await storeSubmission(running.database.db, submissionBody({ workEmail: 'Noor@example.com' }));
+    const privacy = await storeSubmission(running.database.db, accessRequest('noor@EXAMPLE.com'));
+    const { run } = teamCli(() => running.database);
     expect(await run(['verify', privacy])).toBe(0);
     expect(await run(['respond', privacy, '--outcome', 'complied', '--attach-subject'])).toBe(0);
     const data = JSON.parse(await attachedTo('noor@EXAMPLE.com')) as { requests: Array<{ id: string }> };

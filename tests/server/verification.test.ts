@@ -3,20 +3,19 @@
 // confirmation mail received by a real SMTP server: the link, its look-up, "Confirm it's me", the
 // record it writes, and every way a link stops working.
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SUBMISSIONS_PATH, type SubmissionBody } from '#shared/submission';
 import { VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH, VERIFY_PAGE_PATH } from '#shared/verification';
-import type { Database } from '../../server/db/database.ts';
 import { deliveries, privacyRecords, privacyVerifications } from '../../server/db/schema.ts';
 import { VERIFICATION_BODY_MAX_BYTES, VERIFICATION_CALLS_PER_MINUTE } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { startTestServer } from '../support/server.ts';
+import { serverWithSmtp, startTestServer } from '../support/server.ts';
 import { eraseSubject, purgeExpired } from '../../server/db/retention.ts';
 import { sha256Hex } from '../../server/db/mailbox.ts';
 import { teamCli } from '../support/cli.ts';
 import { testEngines } from '../support/database.ts';
-import { freePort, smtpServer, until } from '../support/mailServer.ts';
+import { until } from '../support/mailServer.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody } from '../support/submissionBody.ts';
 
@@ -30,62 +29,40 @@ function privacyRequest(types: string, email: string): SubmissionBody {
 const LINK = /(https?:\/\/\S+?\/privacy-request\/verify)#token=([A-Za-z0-9_-]{43})/;
 
 describe.each(testEngines())('verification links on $name', (engine) => {
-  let smtp: Awaited<ReturnType<typeof smtpServer>>;
-  let smtpPort: number;
-  let database: Database;
-  let server: RunningServer;
-  let distDir: string;
-
-  beforeAll(async () => {
-    smtpPort = await freePort();
-    smtp = await smtpServer(smtpPort);
-    distDir = await writeStandInSite();
-  });
-  afterAll(async () => {
-    await smtp.close();
-  });
-  beforeEach(async () => {
-    database = await engine.open();
-    const config = testConfig(distDir);
-    server = await startTestServer({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }, createLogger('silent'), { database });
-  });
-  afterEach(async () => {
-    await server.stop();
-    await database.close();
-  });
+  const running = serverWithSmtp(engine);
 
   const submit = async (body: SubmissionBody): Promise<string> => {
-    const response = await fetch(`${server.url}${SUBMISSIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${running.server.url}${SUBMISSIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(response.status).toBe(201);
     return ((await response.json()) as { id: string }).id;
   };
   const call = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    fetch(`${running.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const lookUp = (token: string) => call(VERIFICATION_LOOKUP_PATH, { token });
   const confirm = (token: string) => call(VERIFICATION_CONFIRM_PATH, { token });
   /** The confirmation mail to `email`, once it arrived, and the token of its link. */
   const confirmationTo = async (email: string) => {
-    await until(() => smtp.received.some((r) => r.to.includes(email)));
-    const mail = smtp.received.find((r) => r.to.includes(email))!.mail;
+    await until(() => running.smtp.received.some((r) => r.to.includes(email)));
+    const mail = running.smtp.received.find((r) => r.to.includes(email))!.mail;
     const match = LINK.exec(mail.text ?? '');
     return { mail, page: match?.[1], token: match?.[2] };
   };
-  const record = async (id: string) => (await database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id)))[0]!;
+  const record = async (id: string) => (await running.database.db.select().from(privacyRecords).where(eq(privacyRecords.id, id)))[0]!;
 
   it('mails a link whose token only the mail holds; the page confirms the request once, and says so after', async () => {
     const id = await submit(privacyRequest('Delete, Access/Know', 'ada@example.com'));
     const { mail, page, token } = await confirmationTo('ada@example.com');
-    expect(page).toBe(`${server.publicOrigin}${VERIFY_PAGE_PATH}`);
+    expect(page).toBe(`${running.server.publicOrigin}${VERIFY_PAGE_PATH}`);
     expect(token).toBeDefined();
     expect(mail.text).toContain('press “Confirm it\'s me”');
-    expect(mail.html).toContain(`href="${server.publicOrigin}${VERIFY_PAGE_PATH}#token=${token}"`);
+    expect(mail.html).toContain(`href="${running.server.publicOrigin}${VERIFY_PAGE_PATH}#token=${token}"`);
 
     // Once the mail is delivered, only the token's SHA-256 is stored, and nothing else holds the token
     // (until then the mail is kept as rendered, link included, to be sent again as it is).
-    await until(async () => (await database.db.select().from(deliveries).where(eq(deliveries.message, 'privacy-confirmation'))).every((row) => row.deliveredAt !== null));
-    const links = await database.db.select().from(privacyVerifications);
+    await until(async () => (await running.database.db.select().from(deliveries).where(eq(deliveries.message, 'privacy-confirmation'))).every((row) => row.deliveredAt !== null));
+    const links = await running.database.db.select().from(privacyVerifications);
     expect(links).toEqual([expect.objectContaining({ tokenSha256: sha256Hex(token!), requestId: id, usedAt: null })]);
-    const everything = await database.db.execute(sql`select (select json_agg(s) from submissions s)::text || (select json_agg(d) from deliveries d)::text || (select json_agg(r) from privacy_records r)::text as dump`);
+    const everything = await running.database.db.execute(sql`select (select json_agg(s) from submissions s)::text || (select json_agg(d) from deliveries d)::text || (select json_agg(r) from privacy_records r)::text as dump`);
     expect(JSON.stringify(everything)).not.toContain(token);
 
     // The look-up shows the request and changes nothing: a mail scanner opening the link verifies nothing.
@@ -100,14 +77,14 @@ describe.each(testEngines())('verification links on $name', (engine) => {
     expect(confirmed.status).toBe(200);
     expect(await confirmed.json()).toEqual({ ...shown, status: 'confirmed' });
     expect(await record(id)).toMatchObject({ verifiedAt: expect.any(Date), verifiedBy: 'link' });
-    expect((await database.db.select().from(privacyVerifications))[0]!.usedAt).toEqual(expect.any(Date));
+    expect((await running.database.db.select().from(privacyVerifications))[0]!.usedAt).toEqual(expect.any(Date));
 
     // The same link again: it confirms nothing more, and says the request already is.
     expect(await (await confirm(token!)).json()).toEqual({ ...shown, status: 'verified' });
     expect(await (await lookUp(token!)).json()).toEqual({ ...shown, status: 'verified' });
 
     // `show` tells how it was verified
-    const { io, run } = teamCli(() => database);
+    const { io, run } = teamCli(() => running.database);
     await run(['show', id]);
     expect(JSON.parse(io.out[0]!).history).toContainEqual(expect.objectContaining({ event: 'verified', how: 'verification link' }));
   }, 30_000);
@@ -126,7 +103,7 @@ describe.each(testEngines())('verification links on $name', (engine) => {
     const { mail, token } = await confirmationTo('otto@example.com');
     expect(token).toBeUndefined();
     expect(mail.text).not.toContain(VERIFY_PAGE_PATH);
-    expect(await database.db.select().from(privacyVerifications)).toEqual([]);
+    expect(await running.database.db.select().from(privacyVerifications)).toEqual([]);
   }, 30_000);
 
   it('answers an unknown, malformed, expired or answered link 404, and purge deletes the spent ones', async () => {
@@ -141,35 +118,35 @@ describe.each(testEngines())('verification links on $name', (engine) => {
     const late = await submit(privacyRequest('Correct', 'late@example.com'));
     const { token: lateToken } = await confirmationTo('late@example.com');
     // a minute before the due date the link works; at it, it does not
-    await database.db.update(privacyRecords).set({ dueAt: sql`now() + interval '1 minute'` }).where(eq(privacyRecords.id, late));
+    await running.database.db.update(privacyRecords).set({ dueAt: sql`now() + interval '1 minute'` }).where(eq(privacyRecords.id, late));
     expect((await lookUp(lateToken!)).status).toBe(200);
-    await database.db.update(privacyRecords).set({ dueAt: sql`now()` }).where(eq(privacyRecords.id, late));
+    await running.database.db.update(privacyRecords).set({ dueAt: sql`now()` }).where(eq(privacyRecords.id, late));
     expect((await lookUp(lateToken!)).status).toBe(404);
     expect((await confirm(lateToken!)).status).toBe(404);
     expect((await record(late)).verifiedAt).toBeNull();
 
     const answered = await submit(privacyRequest('Data Portability', 'done@example.com'));
     const { token: answeredToken } = await confirmationTo('done@example.com');
-    const cli = teamCli(() => database).run;
+    const cli = teamCli(() => running.database).run;
     expect(await cli(['respond', answered, '--outcome', 'denied', '--reason', 'We hold no data under this address.'])).toBe(0);
     expect((await lookUp(answeredToken!)).status).toBe(404);
     // respond deleted its links at once; purge deletes those past due
-    expect((await database.db.select().from(privacyVerifications)).map((v) => v.requestId)).toEqual([late]);
-    expect((await purgeExpired(database.db, new Date())).verificationLinks).toBe(1);
-    expect(await database.db.select().from(privacyVerifications)).toEqual([]);
+    expect((await running.database.db.select().from(privacyVerifications)).map((v) => v.requestId)).toEqual([late]);
+    expect((await purgeExpired(running.database.db, new Date())).verificationLinks).toBe(1);
+    expect(await running.database.db.select().from(privacyVerifications)).toEqual([]);
   }, 30_000);
 
   it('says "already confirmed" when the team verified first, and forgets the links of an erased request', async () => {
     const id = await submit(privacyRequest('Delete', 'reply@example.com'));
     const { token } = await confirmationTo('reply@example.com');
-    const cli = teamCli(() => database).run;
+    const cli = teamCli(() => running.database).run;
     expect(await cli(['verify', id])).toBe(0);
     expect(await record(id)).toMatchObject({ verifiedBy: 'team' });
     expect(((await (await confirm(token!)).json()) as { status: string }).status).toBe('verified');
     expect((await record(id)).verifiedBy).toBe('team');
 
-    await eraseSubject(database.db, 'reply@example.com');
-    expect(await database.db.select().from(privacyVerifications)).toEqual([]);
+    await eraseSubject(running.database.db, 'reply@example.com');
+    expect(await running.database.db.select().from(privacyVerifications)).toEqual([]);
     expect((await lookUp(token!)).status).toBe(404);
   }, 30_000);
 });
