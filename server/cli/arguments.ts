@@ -65,7 +65,18 @@ export function recordReason(value: string): string {
   return text;
 }
 
+/** A requester's address (`subject`, `erase`): as `submissions.email` stores it (server/db/mailbox.ts `addressOf`: the domain lower-cased). */
 export function email(value: string): string {
+  return addressOf(anEmail(value));
+}
+
+/** A team member's address (`team add`, `team remove`, `team link`): in lower case, as `team_members.email` stores it. */
+export function memberEmail(value: string): string {
+  return anEmail(value).toLowerCase();
+}
+
+/** `value` trimmed, when it is one address: something@something, no white space; else exit 2. */
+function anEmail(value: string): string {
   if (!/^[^\s@]+@[^\s@]+$/.test(value.trim())) throw new InvalidArgumentError('expected an email address.');
-  return addressOf(value);
+  return value.trim();
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { addMember, listMembers, newEnrollmentLink, removeMember, type Enrollment, type EnrollmentMailer } from '../db/team.ts';
 import { enrollmentMail } from '../outbox/enrollmentMail.ts';
 import { utcMinute } from '../outbox/messages/teamEnrollment.ts';
-import { email, ExitError, oneLineName } from './arguments.ts';
+import { ExitError, memberEmail, oneLineName } from './arguments.ts';
 import type { CommandContext } from './context.ts';
 import { forTerminal, table } from './terminal.ts';
 
@@ -34,7 +34,7 @@ export function addTeamCommands(program: Command, { io, withDb }: CommandContext
   team
     .command('add')
     .description('adds a member, prints their enrollment link and mails it to them; it registers a passkey (single use, 24 h)')
-    .argument('<email>', "the member's email address", email)
+    .argument('<email>', "the member's email address", memberEmail)
     .option('--name <name>', "the member's name", oneLineName)
     .action(async (address: string, options: { name?: string }) => {
       const enrollment = await withDb('write', (db) => addMember(db, { email: address, name: options.name ?? null, by: io.user, at: io.now() }, mailer));
@@ -46,7 +46,7 @@ export function addTeamCommands(program: Command, { io, withDb }: CommandContext
   team
     .command('link')
     .description("prints a new enrollment link for a member and mails it to them (a second device, or a lost one); earlier links stop working, the member's passkeys stay")
-    .argument('<email>', "the member's email address", email)
+    .argument('<email>', "the member's email address", memberEmail)
     .action(async (address: string) => {
       const enrollment = await withDb('write', (db) => newEnrollmentLink(db, address, io.now(), mailer));
       if (!enrollment) throw new ExitError(`${address} is not a member: add them with team add`, 1);
@@ -57,7 +57,7 @@ export function addTeamCommands(program: Command, { io, withDb }: CommandContext
   team
     .command('remove')
     .description("removes a member: their passkeys, links and unsent link mail are deleted and every session of theirs ends at once")
-    .argument('<email>', "the member's email address", email)
+    .argument('<email>', "the member's email address", memberEmail)
     .action(async (address: string) => {
       const removed = await withDb('write', (db) => removeMember(db, address, io.now(), io.user));
       if (!removed) throw new ExitError(`${address} is not a member`, 1);

@@ -62,11 +62,11 @@ describe.each(testEngines())('POST /api/submissions over HTTP on $name', (engine
     expect(row?.body).toEqual(body);
   });
 
-  it('stores a privacy request as kind privacy, due 45 days after it was received, email lower-cased', async () => {
-    const response = await post(privacyRequestBody());
+  it('stores a privacy request as kind privacy, due 45 days after it was received, its address with the domain lower-cased and the local part as typed', async () => {
+    const response = await post(privacyRequestBody()); // from Grace@Example.com
     expect(response.status).toBe(201);
     const [row] = await rows();
-    expect(row).toMatchObject({ kind: 'privacy', email: 'grace@example.com' });
+    expect(row).toMatchObject({ kind: 'privacy', email: 'Grace@example.com', mailbox: 'grace@example.com' });
     expect(row!.dueAt!.getTime() - row!.receivedAt.getTime()).toBe(45 * 86_400_000);
   });
 
