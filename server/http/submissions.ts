@@ -37,7 +37,8 @@ const REFUSAL_BY_STATUS: Partial<Record<number, SubmissionRefusal>> = {
  * the database) or when the client address already has `MAX_SUBMISSIONS_PER_CLIENT` submissions under way;
  * 503 with `Retry-After: 1` when `MAX_CONCURRENT_SUBMISSIONS` are being stored or the database does
  * not answer within `DATABASE_ANSWER_TIMEOUT_MS`; 500 `{ error: 'Submission could not be stored' }`
- * when the database fails; 405 for any method but POST and OPTIONS.
+ * when the database fails; 405 for any method but POST and OPTIONS. With the metrics on, each POST is
+ * counted by kind and outcome, a refusal with its reason (server/metrics.ts `sonde_submissions_total`).
  * @param options - `database`, `logger`, `outbox`, `rateLimitPerMinute`, `maxConcurrentSubmissions`,
  *   `maxSubmissionsPerClient`, `now`
  * @param api - the shared middleware (server/http/middleware.ts)

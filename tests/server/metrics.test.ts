@@ -14,8 +14,9 @@ import { readConfig, type ServerConfig } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { createLogger, type Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { testEngines } from '../support/database.ts';
+import { migratedPgliteDir, testEngines } from '../support/database.ts';
 import { freePort, until } from '../support/mailServer.ts';
+import { serversKilledAfterEach } from '../support/process.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
@@ -61,6 +62,23 @@ describe('SONDE_METRICS_LISTEN', () => {
     expect(() => readConfig({ SONDE_METRICS_LISTEN: '127.0.0.1:4173' })).toThrow('SONDE_METRICS_LISTEN must not be the public port (PORT=4173)');
     expect(() => readConfig({ PORT: '8080', SONDE_METRICS_LISTEN: '0.0.0.0:8080' })).toThrow('must not be the public port (PORT=8080)');
   });
+});
+
+describe('the production server (the bundle, run by node)', () => {
+  const spawn = serversKilledAfterEach();
+
+  it('serves the metrics on SONDE_METRICS_LISTEN, and stops at start with a line naming the variable for a bad value', async () => {
+    const distDir = await writeStandInSite();
+    const port = await freePort();
+    const server = await spawn({ SONDE_DIST_DIR: distDir, SONDE_PGLITE_DIR: await migratedPgliteDir(), SONDE_METRICS_LISTEN: `127.0.0.1:${port}` });
+    expect(server.logs.find((line) => line.msg === 'listening')).toMatchObject({ metrics: `http://127.0.0.1:${port}/metrics` });
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(valuesOf(text, 'sonde_database_up')).toEqual([1]);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    const refused = await spawn({ SONDE_DIST_DIR: distDir, SONDE_METRICS_LISTEN: 'localhost' }).then(() => 'started', (error: Error) => error.message);
+    expect(refused).toMatch(/^server exited \(1\) before listening: .*"msg":"could not start"/s);
+    expect(refused).toContain('SONDE_METRICS_LISTEN must be host:port');
+  }, 60_000);
 });
 
 describe('due bands', () => {
