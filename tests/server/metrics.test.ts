@@ -20,7 +20,7 @@ import { serversKilledAfterEach } from '../support/process.ts';
 import { startTestServer } from '../support/server.ts';
 import { testConfig, writeStandInSite } from '../support/site.ts';
 import { privacyRequestBody, submissionBody } from '../support/submissionBody.ts';
-import { teamClient } from '../support/teamClient.ts';
+import { enrolledClient, teamClient } from '../support/teamClient.ts';
 
 /** One sample of the text exposition format: `name{label="value",…} value`. */
 interface Sample {
@@ -252,7 +252,7 @@ describe.each(testEngines())('metrics on $name', (engine) => {
     expect(await bands()).toEqual({ overdue: 1, under_5_days: 0, under_10_days: 0, later: 0 });
   });
 
-  it('counts a failed team sign-in', async () => {
+  it('counts a failed team sign-in, and sign-ins by enrollment and by passkey', async () => {
     const server = await start();
     const stranger = teamClient(server);
     // a passkey made for this RP ID but never registered here
@@ -261,6 +261,12 @@ describe.each(testEngines())('metrics on $name', (engine) => {
     const text = await scrape(server);
     expect(valuesOf(text, 'sonde_team_sign_in_failures_total', { reason: 'unknown_passkey' })).toEqual([1]);
     expect(valuesOf(text, 'sonde_team_sign_ins_total')).toEqual([]);
+    const member = await enrolledClient(server, database!.db);
+    expect((await member.signIn()).status).toBe(200);
+    const after = await scrape(server);
+    expect(valuesOf(after, 'sonde_team_sign_ins_total', { method: 'enrollment' })).toEqual([1]);
+    expect(valuesOf(after, 'sonde_team_sign_ins_total', { method: 'passkey' })).toEqual([1]);
+    expect(valuesOf(after, 'sonde_team_sign_in_failures_total')).toEqual([1]);
   });
 
   it('still answers when the database cannot be read: database_up 0, its gauges left out, the counters kept, a log line without personal data', async () => {
