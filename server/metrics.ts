@@ -13,9 +13,6 @@ import type { OutboxChannel } from './db/schema.ts';
 import { HEALTH_CHECK_TIMEOUT_MS } from './limits.ts';
 import type { Logger } from './logger.ts';
 
-/** How a submission (`POST /api/submissions`, spec §7.1) ended: stored, a replay of a stored one, or refused. */
-export type SubmissionOutcome = 'stored' | 'replayed' | 'refused';
-
 /**
  * Why a submission was refused, as the route tells its answers apart (server/http/submissions.ts):
  * `origin` 403, `content_type` 415, `invalid` 400 (the `Idempotency-Key`'s shape, not JSON, not whole, the
@@ -36,7 +33,10 @@ export type SubmissionRefusal =
   | 'database_unavailable'
   | 'error';
 
-/** A submission's labels: its kind (`unknown` when refused before its body was read as one), how it ended and, refused, why. */
+/**
+ * A submission's labels (`POST /api/submissions`, spec §7.1): its kind (`unknown` when refused before its
+ * body was read as one), how it ended (stored, a replay of a stored one, or refused) and, refused, why.
+ */
 export type SubmissionLabels =
   | { kind: SubmissionKind; outcome: 'stored' | 'replayed' }
   | { kind: SubmissionKind | 'unknown'; outcome: 'refused'; reason: SubmissionRefusal };
