@@ -45,6 +45,31 @@ export interface ServerConfig {
   events: EventSettings | undefined;
   /** mail to requesters and the team (server/outbox/mail.ts): `SONDE_SMTP_URL`, `SONDE_MAIL_DIR`, `SONDE_MAIL_FROM`, `SONDE_PRIVACY_EMAIL`, `SONDE_TEAM_EMAIL` */
   mail: MailSettings;
+  /**
+   * `SONDE_METRICS_LISTEN` (`host:port`, e.g. `127.0.0.1:9464`): where Prometheus scrapes `/metrics`
+   * (server/metrics.ts), a listener of its own, never the public port; unset (the default): no metrics
+   */
+  metricsListen?: MetricsListen;
+}
+
+/** Where the metrics listener listens: a host name or IP address (an IPv6 one without brackets) and a port (0: a free one). */
+export interface MetricsListen {
+  host: string;
+  port: number;
+}
+
+/**
+ * `SONDE_METRICS_LISTEN`: `host:port`, an IPv6 address in brackets (`[::1]:9464`); unset or empty, none.
+ * @throws Error naming the variable: not `host:port`, a port not an integer from 0 to 65535, or the
+ *   public port itself (`PORT`): the metrics are for the operator's network only, never the visitors'
+ */
+function metricsListenOf(value: string | undefined, publicPort: number): MetricsListen | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parts = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]/]+)):(\d{1,5})$/.exec(value);
+  const port = Number(parts?.[3]);
+  if (!parts || port > 65_535) throw new Error(`SONDE_METRICS_LISTEN must be host:port, like 127.0.0.1:9464 or [::1]:9464, not "${value}"`);
+  if (port !== 0 && port === publicPort) throw new Error(`SONDE_METRICS_LISTEN must not be the public port (PORT=${publicPort}): the metrics have a listener of their own`);
+  return { host: (parts[1] ?? parts[2])!, port };
 }
 
 /** `true` or `false` in any case (unset or empty: `false`); anything else, `1` or `yes` too, stops the server naming `name`. */
@@ -126,7 +151,7 @@ export function eventsEnabled(config: Pick<ServerConfig, 'events'>): boolean {
 /**
  * Reads the configuration from `env`.
  * @throws Error naming the variable when one is malformed (a port that is not a number, an origin that is not a URL,
- *   an events URL without its signing secret), or is the webhook's old name `SONDE_NOTIFY_WEBHOOK_URL`.
+ *   an events URL without its signing secret, a metrics address that is not `host:port` or is the public port), or is the webhook's old name `SONDE_NOTIFY_WEBHOOK_URL`.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const origins = env.SONDE_ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
@@ -151,8 +176,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`SONDE_ANNOUNCE_WEBHOOK_URL must be an http(s) URL, not "${webhook}"`);
   }
   const events = readEventSettings(env);
+  const port = integer('PORT', env.PORT, 4173, 0);
   return {
-    port: integer('PORT', env.PORT, 4173, 0),
+    port,
     host,
     database: env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: resolve(env.SONDE_PGLITE_DIR || '.data/pglite') },
     distDir: resolve(env.SONDE_DIST_DIR || 'dist'),
@@ -165,6 +191,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     announceWebhookUrl: webhook,
     events,
     mail: readMailSettings(env),
+    metricsListen: metricsListenOf(env.SONDE_METRICS_LISTEN, port),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   TIMEOUT_CHECK_INTERVAL_MS,
 } from './limits.ts';
 import { createLogger, createRefusalLog, type Logger } from './logger.ts';
+import { createMetrics, serveMetrics, type MetricsListener } from './metrics.ts';
 import { readSecurityHeaders } from './http/securityHeaders.ts';
 import { mailChannel, removeMailFiles } from './outbox/mail.ts';
 import { startOutbox, type Channel } from './outbox/sender.ts';
@@ -34,16 +35,19 @@ export interface RunningServer {
   /** the site's public origin (server/config.ts `publicOriginOf`): on loopback by default `http://localhost:PORT` */
   publicOrigin: string;
   database: Database;
+  /** the metrics listener's address, `http://HOST:PORT` (its path: `/metrics`), when `SONDE_METRICS_LISTEN` is set */
+  metricsUrl?: string;
   /** Stops accepting, lets in-flight requests finish (at most {@link SHUTDOWN_GRACE_MS}), closes the database. */
   stop(): Promise<void>;
 }
 
 /**
- * Opens the database (applying migrations), then listens. Requests that trickle are cut: the whole
+ * Opens the database (applying migrations), then listens; with `config.metricsListen`, serves the
+ * metrics (server/metrics.ts) on that listener of their own too. Requests that trickle are cut: the whole
  * request must arrive within {@link REQUEST_TIMEOUT_MS} (Node answers 408 and closes the socket).
  * @param options - `timeouts`: the request/headers time-outs in ms, shortened by tests; `database`: an
  *   open database to use instead of `config.database` (tests); it is closed by `stop()` all the same
- * @throws when the database cannot be opened, the site is not built, or the port is taken
+ * @throws when the database cannot be opened, the site is not built, or the port (or the metrics' port) is taken
  */
 export async function startServer(
   config: ServerConfig,
@@ -63,7 +67,9 @@ export async function startServer(
   )];
   if (config.announceWebhookUrl) channels.push(webhookChannel(config.announceWebhookUrl));
   if (config.events) channels.push(eventChannel(config.events));
-  const outbox = startOutbox({ db: database.db, channels, logger });
+  // off unless asked for: nothing counted, nothing of prom-client's running
+  const metrics = config.metricsListen ? createMetrics({ db: database.db, logger }) : undefined;
+  const outbox = startOutbox({ db: database.db, channels, logger, metrics });
   // refused requests: one line per kind and minute, not one each (REFUSAL_LOG_INTERVAL_MS)
   const refusals = createRefusalLog(logger);
   const app = createApp({
@@ -86,8 +92,10 @@ export async function startServer(
     publicOrigin,
     allowedOrigins: () => allowedOriginsOf(config, listeningPort),
     databaseTimeoutMs: options.timeouts?.databaseMs,
+    metrics,
   });
   let server: ServerType;
+  let metricsListener: MetricsListener | undefined;
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
       const s = serve({
@@ -102,6 +110,12 @@ export async function startServer(
       }, () => resolve(s));
       s.once('error', reject);
     });
+    if (metrics && config.metricsListen) {
+      metricsListener = await serveMetrics(config.metricsListen, metrics, logger).catch(async (error: unknown) => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw error;
+      });
+    }
   } catch (error) {
     refusals.close();
     await outbox.stop();
@@ -164,7 +178,7 @@ export async function startServer(
   outbox.kick(); // what a previous run left unsent
   // `url`: the address to open (the public origin: http://localhost:PORT on loopback, where passkeys work); `listen`: the socket's
   logger.info(
-    { url: publicOrigin(), listen: url, database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', events: config.events ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
+    { url: publicOrigin(), listen: url, metrics: metricsListener ? `${metricsListener.url}/metrics` : 'off', database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', events: config.events ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
     'listening',
   );
 
@@ -173,7 +187,7 @@ export async function startServer(
     (stopping ??= (async () => {
       clearInterval(purgeTimer);
       clearInterval(analyzeTimer);
-      const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), team?.close()]);
+      const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), team?.close(), metricsListener?.close()]);
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([closed, grace]);
@@ -182,7 +196,7 @@ export async function startServer(
       await database.close();
       logger.info('stopped');
     })());
-  return { url, publicOrigin: publicOrigin(), database, stop };
+  return { url, publicOrigin: publicOrigin(), database, metricsUrl: metricsListener?.url, stop };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

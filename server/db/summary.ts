@@ -1,5 +1,6 @@
 import { courseStateOf, needsVerification } from '#machines/privacyCourseMachine';
 import { privacyCourseOf } from './privacyCourse.ts';
+import { daysLeftUntil } from '#shared/dueBand';
 import type { RequestSummary } from '#shared/team';
 import type { privacyRecords, submissions } from './schema.ts';
 
@@ -16,8 +17,6 @@ function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['veri
   if (record.verifiedAt) return 'verified';
   return needsVerification(record.requestTypes) ? 'unverified' : 'not needed';
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * A stored request as `list`, `show` and `export` show it, with its days left at `now`.
@@ -37,7 +36,7 @@ export function summary(row: Row, now: Date, record?: PrivacyRecord | null, queu
     ...(queue?.cohort ? { cohort: queue.cohort } : {}),
     ...(queue?.duplicateOf ? { duplicateOf: queue.duplicateOf } : {}),
     ...(row.dueAt ? { dueAt: row.dueAt.toISOString() } : {}),
-    ...(row.dueAt && status === 'open' ? { daysLeft: Math.ceil((row.dueAt.getTime() - now.getTime()) / DAY_MS) } : {}),
+    ...(row.dueAt && status === 'open' ? { daysLeft: daysLeftUntil(row.dueAt, now) } : {}),
     ...(row.handledAt ? { handledAt: row.handledAt.toISOString(), handledBy: row.handledBy ?? '', note: row.handledNote ?? '' } : {}),
     ...(record ? { verification: verificationOf(record), course: courseStateOf(privacyCourseOf(record, now)) } : {}),
     ...(record?.outcome ? { outcome: record.outcome } : {}),

@@ -4,6 +4,7 @@ import { VERIFICATION_CONFIRM_PATH, VERIFICATION_LOOKUP_PATH } from '#shared/ver
 import { healthRoutes } from './health.ts';
 import { answerError, apiHeaders, apiMiddleware, apiNotFound, wellFormedUrl } from './middleware.ts';
 import type { AppOptions } from './options.ts';
+import { countRequests } from './requestMetrics.ts';
 import { siteRoutes } from './site.ts';
 import { submissionRoutes } from './submissions.ts';
 import { TEAM_API_PATH, teamRoutes } from './team/index.ts';
@@ -15,6 +16,7 @@ export type { AppOptions } from './options.ts';
  * The Sonde server as one Web-standard handler (`app.fetch(Request) → Response`): the same app runs as
  * a Node process (server/main.ts), inside Vite in development (server/devServer.ts), or as a
  * serverless function. It composes, in the order a request meets them:
+ * - with the metrics on, every answer counted and timed by its route's pattern (server/http/requestMetrics.ts);
  * - on every `/api/*` answer, whatever its status, `X-Content-Type-Options: nosniff` and
  *   `Cache-Control: no-store`; a malformed URL gets 400 and an error no route answered 500: no request
  *   can stop the server (server/http/middleware.ts);
@@ -33,6 +35,7 @@ export function createApp(options: AppOptions): Hono {
   const api = apiMiddleware(options);
   const verification = verificationRoutes(options, api);
   const app = new Hono();
+  if (options.metrics) app.use('*', countRequests(options.metrics));
   app.use('/api/*', apiHeaders);
   app.onError(answerError(options.logger));
   app.use('*', wellFormedUrl);

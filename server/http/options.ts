@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { everyRefusal, type Logger, type RefusalLog } from '../logger.ts';
+import type { MetricsRecorder } from '../metrics.ts';
 import type { MailSettings } from '../outbox/mail.ts';
 
 /**
@@ -57,6 +58,8 @@ export interface AppOptions {
    * write their signed event too (`SONDE_EVENTS_WEBHOOK_URL` is set)
    */
   outbox?: { kick(): void; webhook: boolean; requesterMail: boolean; teamMail: boolean; events?: boolean };
+  /** the server's metrics (server/metrics.ts), when `SONDE_METRICS_LISTEN` is set: HTTP answers, submissions and team sign-ins are counted into them */
+  metrics?: MetricsRecorder;
 }
 
 /** The app's refusal log: `options.refusals`, else every refusal logged as it happens. */

@@ -1,6 +1,6 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { MAX_BODY_BYTES } from '#shared/submission';
+import { MAX_BODY_BYTES, submissionKind } from '#shared/submission';
 import { DeadlineError, withDeadline } from '../db/deadline.ts';
 import { createSubmissionWriter } from '../db/groupCommit.ts';
 import { isDataException } from '../db/submissions.ts';
@@ -12,9 +12,19 @@ import {
   MAX_SUBMISSIONS_PER_CLIENT,
   RATE_LIMIT_WINDOW_MS,
 } from '../limits.ts';
+import type { SubmissionLabels, SubmissionRefusal } from '../metrics.ts';
 import { onlyPost, problem, type ApiEnv, type ApiMiddleware } from './middleware.ts';
 import { refusalLogOf, type AppOptions } from './options.ts';
 import { checkSubmissionBody } from './submissionSchema.ts';
+
+/** The refusals the shared middleware answers before the route knows the body's kind, by status (server/http/middleware.ts). */
+const REFUSAL_BY_STATUS: Partial<Record<number, SubmissionRefusal>> = {
+  400: 'invalid',
+  403: 'origin',
+  413: 'too_large',
+  415: 'content_type',
+  503: 'database_unavailable',
+};
 
 /**
  * `POST /api/submissions` (spec §7.1), mounted at `SUBMISSIONS_PATH`, after the shared checks of
@@ -27,14 +37,15 @@ import { checkSubmissionBody } from './submissionSchema.ts';
  * the database) or when the client address already has `MAX_SUBMISSIONS_PER_CLIENT` submissions under way;
  * 503 with `Retry-After: 1` when `MAX_CONCURRENT_SUBMISSIONS` are being stored or the database does
  * not answer within `DATABASE_ANSWER_TIMEOUT_MS`; 500 `{ error: 'Submission could not be stored' }`
- * when the database fails; 405 for any method but POST and OPTIONS.
+ * when the database fails; 405 for any method but POST and OPTIONS. With the metrics on, each POST is
+ * counted by kind and outcome, a refusal with its reason (server/metrics.ts `sonde_submissions_total`).
  * @param options - `database`, `logger`, `outbox`, `rateLimitPerMinute`, `maxConcurrentSubmissions`,
  *   `maxSubmissionsPerClient`, `now`
  * @param api - the shared middleware (server/http/middleware.ts)
  * @returns the route as a Hono sub-app, its path `/`
  */
 export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<ApiEnv> {
-  const { logger } = options;
+  const { logger, metrics } = options;
   const refusals = refusalLogOf(options);
   const rateLimit = options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const now = options.now ?? (() => new Date());
@@ -50,6 +61,16 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
     mail: { requester: options.outbox?.requesterMail ?? false, team: options.outbox?.teamMail ?? false },
   });
 
+  // The metrics' outcome of each POST (server/metrics.ts `sonde_submissions_total`): what the route told
+  // apart where it answered; else, for an answer of the shared middleware, read from its status.
+  const outcomes = new WeakMap<Context, SubmissionLabels>();
+  const countOutcome = createMiddleware<ApiEnv>(async (c, next) => {
+    await next();
+    if (!metrics || c.req.method !== 'POST') return;
+    metrics.submission(outcomes.get(c) ?? { kind: 'unknown', outcome: 'refused', reason: REFUSAL_BY_STATUS[c.res.status] ?? 'error' });
+  });
+  const refused = (c: Context, kind: SubmissionLabels['kind'], reason: SubmissionRefusal) => void outcomes.set(c, { kind, outcome: 'refused', reason });
+
   const idempotencyKeyShape = createMiddleware<ApiEnv>(async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key !== undefined && (key.trim() === '' || key.length > IDEMPOTENCY_KEY_MAX_LENGTH)) {
@@ -64,6 +85,7 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
     const client = c.var.clientKey;
     const sending = underWay.get(client) ?? 0;
     if (sending >= maxPerClient) {
+      refused(c, 'unknown', 'too_many_under_way');
       c.header('Retry-After', '1');
       refusals.refused({ status: 429 }, 'submission refused: too many submissions under way from one address');
       return problem(c, 429, 'Too many submissions under way from your address; try again in a second');
@@ -79,7 +101,7 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
   });
 
   return new Hono<ApiEnv>()
-    .use('/', ...api.origin)
+    .use('/', countOutcome, ...api.origin)
     .post(
       '/',
       api.jsonContentType,
@@ -90,8 +112,10 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
       async (c) => {
         const checked = checkSubmissionBody(c.var.body, now());
         if (!checked.ok) return problem(c, 400, checked.problem);
+        const kind = submissionKind(checked.body.data);
         // Counted only from here, once the body is whole: what the database is working on.
         if (inFlight >= maxInFlight) {
+          refused(c, kind, 'busy');
           c.header('Retry-After', '1');
           return problem(c, 503, 'Too many submissions at once; try again in a second');
         }
@@ -106,6 +130,7 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
           const outcome = await withDeadline(storing, api.databaseTimeoutMs);
           switch (outcome.status) {
             case 'stored':
+              outcomes.set(c, { kind, outcome: 'stored' });
               logger.info({ submissionId: outcome.id, kind: outcome.kind }, 'submission stored');
               // Only a submission that wrote a delivery wakes the sender: each wake-up is a claim statement, and
               // a flood of requests the mail limits leave unacknowledged would otherwise keep it claiming nothing.
@@ -113,17 +138,21 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
               return c.json({ ok: true, id: outcome.id }, 201);
             case 'replayed':
               // A repeat of a stored submission answers what the first answered.
+              outcomes.set(c, { kind, outcome: 'replayed' });
               c.header('Idempotent-Replayed', 'true');
               return c.json({ ok: true, id: outcome.id }, 201);
             case 'conflict':
+              refused(c, kind, 'conflict');
               return problem(c, 422, 'Idempotency-Key was already used with a different body');
             case 'limited':
+              refused(c, kind, 'rate_limited');
               c.header('Retry-After', String(outcome.retryAfterSeconds));
               refusals.refused({ status: 429 }, 'submission refused: rate limit');
               return problem(c, 429, `More than ${rateLimit} submissions in a minute; try again in ${outcome.retryAfterSeconds} s`);
           }
         } catch (error) {
           if (error instanceof DeadlineError) {
+            refused(c, kind, 'database_slow');
             // what it does later is logged here; a retry with the same key is answered as a replay
             storing.then(
               () => logger.warn('a submission answered 503 (database too slow) was stored after all'),
@@ -134,11 +163,16 @@ export function submissionRoutes(options: AppOptions, api: ApiMiddleware): Hono<
           // SQLSTATE class 22, data exception: a value the schema let through and the database cannot
           // store is the client's error; retrying it would never succeed.
           if (isDataException(error)) {
+            refused(c, kind, 'invalid');
             logger.warn({ err: error }, 'submission refused by the database: a value it cannot store');
             return problem(c, 400, 'Body holds a value that cannot be stored');
           }
           // A database that cannot be reached for now: the app's one answer for it (503, Retry-After).
-          if (isDatabaseUnavailable(error)) throw error;
+          if (isDatabaseUnavailable(error)) {
+            refused(c, kind, 'database_unavailable');
+            throw error;
+          }
+          refused(c, kind, 'error');
           logger.error({ err: error }, 'submission could not be stored');
           return problem(c, 500, 'Submission could not be stored');
         }

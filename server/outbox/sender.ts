@@ -13,6 +13,7 @@ import {
   TEAM_ENROLLMENT_TTL_MS,
 } from '../limits.ts';
 import type { Logger } from '../logger.ts';
+import type { MetricsRecorder } from '../metrics.ts';
 import { asDate, deliveryOf } from './deliveryRow.ts';
 import { PermanentDeliveryError, problemOf, retryDelayMs } from './failures.ts';
 
@@ -125,13 +126,14 @@ export interface Outbox {
  * restart: the schedule is in the database. A row of a channel this instance does not have (a webhook no
  * longer configured) waits. A team member's row (an enrollment link's mail, rendered when it was written)
  * is sent as it is through the mail channel's `deliverRendered`, and given up once its link has expired.
- * @param options - `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline,
+ * @param options - `metrics`: each attempt's outcome counted by channel (server/metrics.ts); `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline,
  *   `leaseMs` and `heartbeatMs` the lease and its renewal, in tests
  */
 export function startOutbox(options: {
   db: Db;
   channels: Channel[];
   logger: Logger;
+  metrics?: Pick<MetricsRecorder, 'delivery'>;
   firstRetryMs?: number;
   pollIntervalMs?: number;
   deliveryDeadlineMs?: number;
@@ -245,6 +247,7 @@ export function startOutbox(options: {
     try {
       const after = await withDeadline(job.run(mine, aborted), deadlineOf(channel)).finally(() => deadline.abort());
       await markDelivered(db, mine);
+      options.metrics?.delivery(channel.name, 'delivered');
       await after();
       logger.info(about, 'delivered');
       return;
@@ -257,12 +260,14 @@ export function startOutbox(options: {
     if (permanent || Date.now() - job.createdAt.getTime() >= DELIVERY_GIVE_UP_AFTER_MS) {
       // the kept copy holds a live verification token: cleared once it will never be sent
       await markFailed(db, mine, problem);
+      options.metrics?.delivery(channel.name, 'given_up');
       logger.error({ ...about, problem }, permanent ? 'delivery refused for good' : 'delivery given up after 3 days');
       return;
     }
     const delay = retryDelayMs(row.attempts, Math.random, options.firstRetryMs);
     // the database's clock, the one the claim compares with
     await scheduleRetry(db, mine, delay, problem);
+    options.metrics?.delivery(channel.name, 'retry');
     logger.warn({ ...about, problem, retryInMs: delay }, 'not delivered; will retry');
   };
 

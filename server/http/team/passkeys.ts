@@ -15,6 +15,7 @@ import { enrollingMember, endSession, findPasskey, keepChallenge, passkeyUsed, r
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { PASSKEY_CREDENTIAL_ID_MAX_LENGTH, TEAM_AUTH_ATTEMPTS_PER_MINUTE, TEAM_AUTH_BODY_MAX_BYTES, TEAM_CHALLENGE_TTL_MS } from '../../limits.ts';
 import { problem, type ApiMiddleware } from '../middleware.ts';
+import type { SignInFailure } from '../../metrics.ts';
 import { refusalLogOf, type AppOptions } from '../options.ts';
 import type { TeamContext, TeamEnv } from './session.ts';
 
@@ -65,11 +66,11 @@ function reasonOf(error: unknown): string {
  * - `GET /session` → 200 `{ email, name }` of the signed-in member; 204 without a live session (asking is no
  *   failure: the console's page asks on every visit, and a signed-out visit logs no failed request).
  * Audited (server/db/team.ts `audit`, member id and time): passkey registered, signed in, sign-in
- * failed, signed out. Log lines carry a status and a path, never an email, a token or a credential.
+ * failed, signed out; with the metrics on, sign-ins and failed sign-ins are counted (server/metrics.ts). Log lines carry a status and a path, never an email, a token or a credential.
  * @param team - the relying party and shared checks (./session.ts)
  */
 export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: TeamContext): Hono<TeamEnv> {
-  const { database, logger } = options;
+  const { database, logger, metrics } = options;
   const refusals = refusalLogOf(options);
   const db = database.db;
   const attempts = rateLimiter<TeamEnv>({
@@ -144,6 +145,7 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       const token = await startSession(db, member.id, now);
       await audit(db, { at: now, memberId: member.id, action: 'signed in', detail: 'enrollment' });
       logger.info({ status: 200 }, 'team passkey registered');
+      metrics?.teamSignIn('enrollment');
       return signedIn(c, token, member);
     })
     .post('/signin/options', ...ceremony, async (c) => {
@@ -156,15 +158,16 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
       const body = signInVerifyBody.safeParse(c.var.body);
       if (!body.success) return problem(c, 400, 'Body must be { "challengeId": uuid, "response": AuthenticationResponseJSON }');
       const now = team.now();
-      const failed = async (memberId: string | null, why: string) => {
+      const failed = async (memberId: string | null, reason: SignInFailure, why: string) => {
+        metrics?.teamSignInFailed(reason);
         await audit(db, { at: now, memberId, action: 'sign-in failed', detail: why });
         refusals.refused({ status: 401, reason: why }, 'team sign-in refused');
         return problem(c, 401, SIGN_IN_FAILED_ERROR);
       };
       const response = body.data.response as unknown as AuthenticationResponseJSON;
       const passkey = await findPasskey(db, response.id);
-      if (!passkey) return failed(null, 'unknown passkey');
-      if (response.response.userHandle !== passkey.member.webauthnUserId) return failed(passkey.member.id, 'user handle not the passkey’s');
+      if (!passkey) return failed(null, 'unknown_passkey', 'unknown passkey');
+      if (response.response.userHandle !== passkey.member.webauthnUserId) return failed(passkey.member.id, 'user_handle', 'user handle not the passkey’s');
       const verified = await verifyAuthenticationResponse({
         response,
         expectedChallenge: (challenge) => spendChallenge(db, { challenge, purpose: 'signin', id: body.data.challengeId, now }),
@@ -177,12 +180,13 @@ export function passkeyRoutes(options: AppOptions, api: ApiMiddleware, team: Tea
         return { verified: false as const, error };
       });
       if (!verified.verified) {
-        return failed(passkey.member.id, `response refused: ${'error' in verified ? reasonOf(verified.error) : 'signature'}`);
+        return failed(passkey.member.id, 'response_refused', `response refused: ${'error' in verified ? reasonOf(verified.error) : 'signature'}`);
       }
       await passkeyUsed(db, passkey.id, 'authenticationInfo' in verified ? verified.authenticationInfo.newCounter : passkey.counter, now);
       const token = await startSession(db, passkey.member.id, now);
       await audit(db, { at: now, memberId: passkey.member.id, action: 'signed in', detail: 'passkey' });
       logger.info({ status: 200 }, 'team member signed in');
+      metrics?.teamSignIn('passkey');
       return signedIn(c, token, passkey.member);
     })
     .post('/signout', team.sameOrigin, team.session, async (c) => {

@@ -1,10 +1,10 @@
+import { dueBandOf, type DueBand } from '#shared/dueBand';
 import type { RequestSummary } from '#shared/team';
 import { badge } from './Badge.css';
 import { counted, dayOf } from './format';
 
-/** Days left from which a due date is no longer green (the DSR tools' amber), and red. */
-const DUE_SOON_DAYS = 10;
-const DUE_URGENT_DAYS = 5;
+/** The badge's tone of each band of shared/dueBand.ts. */
+const TONES = { overdue: 'overdue', under_5_days: 'urgent', under_10_days: 'soon', later: 'ok' } as const satisfies Record<DueBand, string>;
 
 /**
  * A privacy request's due date (11 CCR §7021(b)) counting down: 10 days or more left green, under 10
@@ -16,13 +16,13 @@ export function DueBadge({ request }: { request: RequestSummary }) {
   const due = dayOf(request.dueAt);
   const days = request.daysLeft;
   if (days === undefined) return <span>{due}</span>;
-  if (days < 0)
+  const tone = TONES[dueBandOf(days)];
+  if (tone === 'overdue')
     return (
       <span className={badge({ tone: 'overdue' })}>
         Overdue by {counted(-days, 'day')} ({due})
       </span>
     );
-  const tone = days < DUE_URGENT_DAYS ? 'urgent' : days < DUE_SOON_DAYS ? 'soon' : 'ok';
   return (
     <span className={badge({ tone })}>
       {days === 0 ? 'Due today' : `${counted(days, 'day')} left`} ({due})
