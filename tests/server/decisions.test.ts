@@ -207,7 +207,7 @@ describe.each(testEngines())('decisions on $name', (engine) => {
     expect(await run(['accept', id, '--cohort', 'Cohort 3', '--note', 'Strong fit'])).toBe(0);
     expect((await snapshot([id])).timeline).toHaveLength(2);
     // everything stored about the person, the team's decisions and notes on them included
-    expect(await run(['subject', '--email', 'Erase-Me@example.com'])).toBe(0);
+    expect(await run(['subject', '--email', 'erase-me@Example.COM'])).toBe(0);
     expect((JSON.parse(io.out[0]!) as { timeline: Array<{ action: string; reason: string | null }> }).timeline.map((entry) => [entry.action, entry.reason])).toEqual([
       ['accepted', null],
       ['note', 'Strong fit'],

@@ -70,8 +70,8 @@ describe.each(testEngines())('the queue counts kept by triggers on $name', (engi
     expect(await run(['respond', privacy[0]!, '--outcome', 'complied'])).toBe(0);
     expect(await countsChecked()).toEqual({ accepted: 1, waitlisted: 1, declined: 1, spam: 1, received: 1, open: 1, done: 1 });
 
-    // the two privacy requests came from one mailbox: erasing it deletes both
-    expect(await eraseSubject(database.db, 'grace@example.com')).toBe(2);
+    // the two privacy requests came from one address (privacyRequestBody's Grace@Example.com): erasing it deletes both
+    expect(await eraseSubject(database.db, 'Grace@example.com')).toBe(2);
     expect(await countsChecked()).toEqual({ accepted: 1, waitlisted: 1, declined: 1, spam: 1, received: 1 });
 
     // 19 months on, every invite request is past its retention period
