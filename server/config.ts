@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, TEAM_AUTH_ATTEMPTS_PER_MINUTE, EVENTS_SECRET_MAX_BYTES, EVENTS_SECRET_MIN_BYTES } from './limits.ts';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_TEAM_DIGEST_HOUR, TEAM_AUTH_ATTEMPTS_PER_MINUTE, EVENTS_SECRET_MAX_BYTES, EVENTS_SECRET_MIN_BYTES } from './limits.ts';
 import { PRIVACY_EMAIL } from '#shared/policy';
 import type { DatabaseLocation } from './db/database.ts';
 import type { EventSettings } from './outbox/events.ts';
@@ -45,6 +45,8 @@ export interface ServerConfig {
   events: EventSettings | undefined;
   /** mail to requesters and the team (server/outbox/mail.ts): `SONDE_SMTP_URL`, `SONDE_MAIL_DIR`, `SONDE_MAIL_FROM`, `SONDE_PRIVACY_EMAIL`, `SONDE_TEAM_EMAIL` */
   mail: MailSettings;
+  /** `SONDE_TEAM_DIGEST_HOUR`, default {@link DEFAULT_TEAM_DIGEST_HOUR}: the UTC hour (0–23) from which the team's daily digest is sent (server/outbox/digest.ts) */
+  teamDigestHour: number;
 }
 
 /** `true` or `false` in any case (unset or empty: `false`); anything else, `1` or `yes` too, stops the server naming `name`. */
@@ -59,6 +61,14 @@ function integer(name: string, value: string | undefined, fallback: number, min:
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, not "${value}"`);
+  return n;
+}
+
+/** An hour of the day, 0 to 23, written as digits; anything else stops the server naming `name`. */
+function hourOfDay(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = /^\d{1,2}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(n >= 0 && n <= 23)) throw new Error(`${name} must be an hour of the day in UTC, 0 to 23, not "${value}"`);
   return n;
 }
 
@@ -165,6 +175,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     announceWebhookUrl: webhook,
     events,
     mail: readMailSettings(env),
+    teamDigestHour: hourOfDay('SONDE_TEAM_DIGEST_HOUR', env.SONDE_TEAM_DIGEST_HOUR, DEFAULT_TEAM_DIGEST_HOUR),
   };
 }
 

@@ -1,3 +1,4 @@
+import { daysLeftOf } from '#shared/dueBand';
 import { courseStateOf, needsVerification } from '#machines/privacyCourseMachine';
 import { privacyCourseOf } from './privacyCourse.ts';
 import type { RequestSummary } from '#shared/team';
@@ -17,8 +18,6 @@ function verificationOf(record: PrivacyRecord): NonNullable<RequestSummary['veri
   return needsVerification(record.requestTypes) ? 'unverified' : 'not needed';
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * A stored request as `list`, `show` and `export` show it, with its days left at `now`.
  * @param queue - what the queue's query adds (server/db/queue.ts): the cohort's name and the request it repeats
@@ -37,7 +36,7 @@ export function summary(row: Row, now: Date, record?: PrivacyRecord | null, queu
     ...(queue?.cohort ? { cohort: queue.cohort } : {}),
     ...(queue?.duplicateOf ? { duplicateOf: queue.duplicateOf } : {}),
     ...(row.dueAt ? { dueAt: row.dueAt.toISOString() } : {}),
-    ...(row.dueAt && status === 'open' ? { daysLeft: Math.ceil((row.dueAt.getTime() - now.getTime()) / DAY_MS) } : {}),
+    ...(row.dueAt && status === 'open' ? { daysLeft: daysLeftOf(row.dueAt, now) } : {}),
     ...(row.handledAt ? { handledAt: row.handledAt.toISOString(), handledBy: row.handledBy ?? '', note: row.handledNote ?? '' } : {}),
     ...(record ? { verification: verificationOf(record), course: courseStateOf(privacyCourseOf(record, now)) } : {}),
     ...(record?.outcome ? { outcome: record.outcome } : {}),
