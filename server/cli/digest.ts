@@ -7,7 +7,7 @@ import type { CommandContext } from './context.ts';
 import { forTerminal } from './terminal.ts';
 
 /** What `digest` prints when the day's digest would say nothing (and the schedule would send no mail). */
-export const NOTHING_NEEDS_THE_TEAM = 'nothing needs the team';
+const NOTHING_NEEDS_THE_TEAM = 'nothing needs the team';
 
 /**
  * `digest [--send]`: the team's daily digest (server/db/digest.ts) as its mail would say it, now. Without

@@ -72,7 +72,7 @@ export interface Digest {
 }
 
 /** The UTC day of `at`, `YYYY-MM-DD`: the key of its digest. */
-export function utcDayOf(at: Date): string {
+function utcDayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 

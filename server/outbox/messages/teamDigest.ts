@@ -5,7 +5,7 @@ import { html, letter, type MailContent, type Paragraph } from './layout.ts';
 const DAY_MS = 86_400_000;
 
 /** The console's page of a request, `<siteUrl>/team/requests/<id>` (src/app/team/TeamRoutes.tsx): the member signs in there to see who asked. */
-export function requestPageOf(siteUrl: string, id: string): string {
+function requestPageOf(siteUrl: string, id: string): string {
   return `${siteUrl}/team/requests/${id}`;
 }
 
@@ -23,7 +23,7 @@ function dueWords(request: ReminderRequest): string {
  * One privacy request per line and per list item: its id, its request types, its due date and how that
  * stands, and the console's link. Nothing a requester typed, nor their name or address.
  */
-export function requestList(siteUrl: string, requests: readonly ReminderRequest[]): Paragraph {
+function requestList(siteUrl: string, requests: readonly ReminderRequest[]): Paragraph {
   const line = (r: ReminderRequest) => `- ${r.id} (${r.types.join(', ')}), due ${r.dueAt.toISOString().slice(0, 10)}, ${dueWords(r)}: ${requestPageOf(siteUrl, r.id)}`;
   return {
     text: requests.map(line).join('\n'),
