@@ -154,20 +154,20 @@ export const DELIVERY_CONCURRENCY = 10;
  * forms must not become a way to fill someone else's mailbox. Counted in the database per mailbox
  * (server/db/mailbox.ts `mailboxOf`: case, `+tag`, Gmail's dots and googlemail.com) over `windowMs` (24 h).
  * A request past the limit is stored and announced to the team all the same; an invite acknowledgment
- * is left out, a privacy confirmation waits for the next slot, shared with the requests after it.
+ * is left out, a privacy confirmation waits for the next slot, shared with the later requests from its very address.
  */
 export const MAIL_LIMITS = {
   /** the window, in ms (24 hours) */
   windowMs: 24 * 60 * 60_000,
   /** invite acknowledgments per mailbox per window: more requests are stored, not acknowledged again */
   invitePerWindow: 1,
-  /** privacy confirmation mails per mailbox per window (11 CCR §7021(a): every request is confirmed; requests to one mailbox share a waiting one) */
+  /** privacy confirmation mails per mailbox per window (11 CCR §7021(a): every request is confirmed, at its own address; requests from one address share a waiting one) */
   privacyPerWindow: 3,
   /**
    * requests one waiting privacy confirmation lists at most (each with its verification link: 652 bytes of
    * the message each, 329 KB for 500, measured with nodemailer's composer): past it, the next request's
    * confirmation is one more mail sent with the earliest waiting one, at its slot, so a flood of requests
-   * to one mailbox never makes a mail too large to deliver nor delays a confirmation past its window
+   * from one address never makes a mail too large to deliver nor delays a confirmation past its window
    */
   requestsPerConfirmation: 500,
 } as const;

@@ -3,6 +3,7 @@ import { TEXT_LIMITS } from '#shared/submission';
 import { textProblem } from '#shared/text';
 import { calendarDate } from '../db/calendarDate.ts';
 import { recordReasonProblem } from '../db/privacySteps.ts';
+import { addressOf } from '../db/mailbox.ts';
 
 /** A request id as `list` prints it: a UUID (anything else is no request, without asking the database). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -66,5 +67,5 @@ export function recordReason(value: string): string {
 
 export function email(value: string): string {
   if (!/^[^\s@]+@[^\s@]+$/.test(value.trim())) throw new InvalidArgumentError('expected an email address.');
-  return value.trim().toLowerCase();
+  return addressOf(value);
 }

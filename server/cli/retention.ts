@@ -12,7 +12,7 @@ export function addRetentionCommands(program: Command, { io, withDb }: CommandCo
   program
     .command('subject')
     .description('every stored request and notification sent from one address, as JSON: the answer to an Access/Know or Data Portability request')
-    .requiredOption('--email <email>', 'the address the requests were sent from, exactly (any case; a +tag or dotted Gmail spelling is another address)', email)
+    .requiredOption('--email <email>', 'the address the requests were sent from, exactly (the domain in any case, the part before @ as sent; another case, a +tag or a dotted Gmail spelling is another address)', email)
     .action(async (options: { email: string }) => {
       io.out(jsonForTerminal(await withDb('read', (db) => subjectExport(db, options.email))));
     });
@@ -20,7 +20,7 @@ export function addRetentionCommands(program: Command, { io, withDb }: CommandCo
   program
     .command('erase')
     .description('deletes every stored request sent from one address, keeping only an erasure record (hashed email, time, count): a Delete request')
-    .requiredOption('--email <email>', 'the verified address the requests were sent from, exactly (any case; a +tag or dotted Gmail spelling is another address)', email)
+    .requiredOption('--email <email>', 'the verified address the requests were sent from, exactly (the domain in any case, the part before @ as sent; another case, a +tag or a dotted Gmail spelling is another address)', email)
     .option('--force', 'erase even though mail to this person is still waiting to be sent (it is then never sent)')
     .action(async (options: { email: string; force?: boolean }) => {
       const { count, deliveries, others } = await withDb('write', async (db) => {
@@ -67,5 +67,5 @@ export function addRetentionCommands(program: Command, { io, withDb }: CommandCo
  * may be someone else's (11 CCR §7060–§7062), so it is erased only on its own verified request.
  */
 function otherSpellingsNote(others: number): string {
-  return `${others} request${others === 1 ? '' : 's'} from other spellings of this mailbox (+tag, Gmail dots, googlemail.com) left as they are (maybe the same person, maybe not: \`show <id>\` lists them; each is erased on its own verified request)`;
+  return `${others} request${others === 1 ? '' : 's'} from other spellings of this mailbox (another case, +tag, Gmail dots, googlemail.com) left as they are (maybe the same person, maybe not: \`show <id>\` lists them; each is erased on its own verified request)`;
 }

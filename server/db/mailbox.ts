@@ -10,21 +10,22 @@ const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
 
 /**
  * The address a request came from, as `submissions.email` stores it and as a person's data is matched by
- * (`subject`, `erase`, the export `respond --attach-subject` mails): trimmed and in lower case, nothing
- * else taken away. Disclosing or deleting a person's data is matched on exactly the address whose
- * mailbox proved it was theirs (11 CCR §7060–§7062: verify the requester, and match their data to them),
- * never on another spelling that {@link mailboxOf} folds into it: `victim+eve@corp.example` reaches
- * `victim@corp.example` only where the domain treats `+` as a sub-address (RFC 5233), and Gmail's dots
- * are Gmail's alone. Case is the one difference set aside, in the local part too, although RFC 5321
- * §2.4 lets a host treat it as significant: the same section tells hosts to avoid that, mail systems
- * deliver `Ada@` and `ada@` to one inbox, and people do type one address in two cases (a phone
- * capitalises the first letter), so comparing case would leave a person's own requests out of what
- * they asked to see or delete, for a risk that no common mail system has.
- * @param email - an address, any case, surrounding white space ignored
- * @returns the address in lower case
+ * (`subject`, `erase`, the export `respond --attach-subject` mails, the confirmation a request joins):
+ * trimmed, the domain in lower case, the local part as typed. Disclosing or deleting a person's data is
+ * matched on exactly the address whose mailbox proved it was theirs (11 CCR §7060–§7062: verify the
+ * requester, and match their data to them), never on another spelling that {@link mailboxOf} folds into
+ * it: `victim+eve@corp.example` reaches `victim@corp.example` only where the domain treats `+` as a
+ * sub-address (RFC 5233), Gmail's dots are Gmail's alone, and a domain is case-insensitive (RFC 1035
+ * §2.3.3) while a local part may not be (RFC 5321 §2.4: only the receiving host decides). So `Ada@x.example`
+ * and `ada@x.example` are two addresses here: the same person's other spelling is listed to the team as one
+ * that may be theirs, to be answered on its own verification.
+ * @param email - an address; surrounding white space ignored
+ * @returns the address with its domain (after the last `@`) in lower case; an input without `@` comes back trimmed
  */
 export function addressOf(email: string): string {
-  return email.trim().toLowerCase();
+  const trimmed = email.trim();
+  const at = trimmed.lastIndexOf('@');
+  return at < 0 ? trimmed : `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`;
 }
 
 /**

@@ -213,11 +213,11 @@ export interface MailboxSibling {
   receivedAt: Date;
   /** an invite's review state; a privacy request's `open` or `done` */
   state: string;
-  /** the address it came from, lower-cased (`submissions.email`) */
+  /** the address it came from (`submissions.email`: the domain lower-cased) */
   email: string;
   /**
    * true: from the very address of the request ({@link addressOf}), so in that address's export and
-   * erasure; false: another spelling of its mailbox (a `+tag`, Gmail's dots, googlemail.com), which may
+   * erasure; false: another spelling of its mailbox (another case, a `+tag`, Gmail's dots, googlemail.com), which may
    * be the same person or not, and is disclosed or erased only on its own verified request
    */
   sameAddress: boolean;

@@ -9,8 +9,8 @@ import { historyOf } from './privacyAnswers.ts';
 import { purgeTeamSessions } from './teamSessions.ts';
 
 /**
- * Deletes every request sent from the address `email` ({@link addressOf}: any case, but no other
- * spelling of its mailbox: a `+tag` or dotted Gmail address may be someone else's, and is erased only on
+ * Deletes every request sent from the address `email` ({@link addressOf}: the domain in any case, the
+ * local part as sent; no other spelling of its mailbox: a `+tag` or dotted Gmail address may be someone else's, and is erased only on
  * its own verified request) and, in the same statement, keeps an erasure record: SHA-256 of the address,
  * the time, the count; and drops what the mail limits counted of its mailbox (hashes and times, gone
  * within a day anyway). What a Delete request needs.
@@ -76,8 +76,8 @@ export function storedView(row: typeof submissions.$inferSelect): Record<string,
 }
 
 /**
- * Everything stored about one person, by the address of an email ({@link addressOf}: any case; another
- * spelling of its mailbox, a `+tag` or dotted Gmail address, is another address): every request sent
+ * Everything stored about one person, by the address of an email ({@link addressOf}: the domain in any case,
+ * the local part as sent; another case of the local part or another spelling of its mailbox, a `+tag` or dotted Gmail address, is another address): every request sent
  * from it with its metadata, every
  * delivery the requests caused (under `notifications`, the key the `subject` command
  * prints), and the team's decisions and notes on them (`timeline`). What an Access/Know or Data Portability request is answered with

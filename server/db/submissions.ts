@@ -4,7 +4,7 @@ import { privacyRequestTypesOf, submissionKind, type SubmissionBody, type Submis
 import type { Db } from './database.ts';
 import { cohorts, privacyRecords, submissions } from './schema.ts';
 import { MAIL_LIMITS } from '../limits.ts';
-import { sha256Hex } from './mailbox.ts';
+import { addressOf, sha256Hex } from './mailbox.ts';
 
 /** What {@link acceptSubmission} did. */
 export type AcceptOutcome =
@@ -117,7 +117,7 @@ export async function acceptSubmissions(
     client: sha256Hex(input.clientIp),
     kind: submissionKind(input.body.data),
     sha: sha256Hex(JSON.stringify(input.body)),
-    email: input.body.data.workEmail.toLowerCase(),
+    email: addressOf(input.body.data.workEmail),
     body: input.body,
     // the record of 11 CCR §7101 states the request types as the form's own labels, nothing else
     types: privacyRequestTypesOf(input.body.data.useCaseDescription),

@@ -196,11 +196,11 @@ describe.each(testEngines())('respond, extend, show and erase on $name', (engine
     expect(shown.history.map((h) => h.event)).toEqual(['received', 'confirmation sent', 'verified', 'extended', 'responded']);
 
     // The outcome mail is still in the outbox: erasing now would delete it unsent.
-    expect(await run(['erase', '--email', 'ada@example.com'])).toBe(1);
-    expect(io.err[0]).toMatch(/^\d+ mail\(s\) to ada@example.com not sent yet/);
+    expect(await run(['erase', '--email', 'Ada@example.com'])).toBe(1);
+    expect(io.err[0]).toMatch(/^\d+ mail\(s\) to Ada@example.com not sent yet/);
     expect(await database.db.select().from(submissions).where(eq(submissions.id, id))).toHaveLength(1);
     await database.db.execute(sql`update deliveries set delivered_at = now() where submission_id = ${id}`);
-    expect(await run(['erase', '--email', 'ada@example.com'])).toBe(0);
+    expect(await run(['erase', '--email', 'Ada@EXAMPLE.com'])).toBe(0);
 
     expect(await run(['show', id])).toBe(0);
     const kept = JSON.parse(io.out[0]!) as { erased: boolean; history: Array<{ event: string; outcome?: string }> };

@@ -103,13 +103,15 @@ describe.each(testEngines())('the data attached to an answer on $name', (engine)
     expect(record).toMatchObject({ outcome: 'complied' });
   }, 60_000);
 
-  it('attaches every request of the asker\'s own address, whatever its case', async () => {
-    const earlier = await storeSubmission(database.db, submissionBody({ workEmail: 'Noor@Example.com' }));
+  it("attaches every request of the asker's own address, its domain in any case, and not the local part in another case", async () => {
+    const earlier = await storeSubmission(database.db, submissionBody({ workEmail: 'noor@Example.com' }));
+    const otherCase = await storeSubmission(database.db, submissionBody({ workEmail: 'Noor@example.com' }));
     const privacy = await storeSubmission(database.db, accessRequest('noor@EXAMPLE.com'));
     const { run } = teamCli(() => database);
     expect(await run(['verify', privacy])).toBe(0);
     expect(await run(['respond', privacy, '--outcome', 'complied', '--attach-subject'])).toBe(0);
     const data = JSON.parse(await attachedTo('noor@EXAMPLE.com')) as { requests: Array<{ id: string }> };
     expect(data.requests.map((r) => r.id).sort()).toEqual([earlier, privacy].sort());
+    expect(JSON.stringify(data)).not.toContain(otherCase);
   }, 60_000);
 });

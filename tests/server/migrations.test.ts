@@ -219,6 +219,32 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
     expect(stored.map((row) => row.name)).toEqual(['Two', suffixed('two', 1), suffixed('Two', 2), suffixed('Two', 3), suffixed('Two', 4), 'Three']);
   }, FRESH_DATABASE_TEST_TIMEOUT_MS);
 
+  it("upgrades a database whose request addresses were lower-cased whole: each gets its local part back as the visitor typed it, the domain lower-cased, and its mailbox stays", async () => {
+    const database = await fresh();
+    const before = await tempDir('sonde-before-address-case-');
+    const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+    const upTo = journal.entries.findIndex((entry) => entry.tag.endsWith('_address_case'));
+    await mkdir(join(before, 'meta'));
+    await writeFile(join(before, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+    for (const { tag } of journal.entries.slice(0, upTo)) await cp(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(before, `${tag}.sql`));
+    await database.migrateWith(before);
+    for (const typed of ['Ada.Lovelace+Beta@GMail.com', 'grace@example.com', 'O.Brien@Mail.Example.IE']) {
+      const lowered = typed.toLowerCase();
+      await database.query(
+        `insert into submissions (kind, body_sha256, email, mailbox, client_key, body, review_state)
+         values ('invite', 'x', '${lowered}', '${lowered}', 'k', '{"data": {"workEmail": "${typed}"}}', 'received')`,
+      );
+    }
+    await database.release();
+
+    const stored = await openAndLook(database.location, FUNCTIONS_FOLDER, (opened) => query(opened, 'select email, mailbox from submissions order by email collate "C"'));
+    expect(stored).toEqual([
+      { email: 'Ada.Lovelace+Beta@gmail.com', mailbox: 'ada.lovelace+beta@gmail.com' },
+      { email: 'O.Brien@mail.example.ie', mailbox: 'o.brien@mail.example.ie' },
+      { email: 'grace@example.com', mailbox: 'grace@example.com' },
+    ]);
+  }, FRESH_DATABASE_TEST_TIMEOUT_MS);
+
   it('applies a changed function file again on the next open, and only that file', async () => {
     const database = await fresh();
     const functions = await functionsCopy();

@@ -20,15 +20,20 @@
 --      cannot be used to flood someone's mailbox, and counted in the database, so the limits hold within
 --      one batch and, under the locks that accept_submissions (below) takes first, across instances: an invite request's acknowledgment, at most p_ack_limit per
 --      mailbox in p_mail_window_s (more requests are stored, not acknowledged again); a privacy request's
---      confirmation of receipt (11 CCR §7021(a)), never left out: a request to a mailbox whose
---      confirmation is still waiting (not yet taken by a sender) joins it (`covers`: one mail lists them
---      all, each with its verification link); past p_confirm_limit, its confirmation waits for the next
---      slot, when the oldest mail counted leaves the window. So no stranger can use up a requester's
---      confirmations, and a mailbox gets no more than the limit in any window, each request's
---      confirmation at most one window late. A waiting confirmation lists at most p_cover_limit requests:
---      when every one waiting is full, the request's confirmation is one more mail sent with the earliest
---      of them (its slot; not counted in the limit: the overflow of a mail counted), so no mail grows too
---      large to deliver and a flood of requests delays no confirmation past its window.
+--      confirmation of receipt (11 CCR §7021(a)), never left out, and sent to the request's own address
+--      (p_email, server/db/mailbox.ts addressOf), the one its verification link proves (§7060): a request
+--      from an address whose confirmation is still waiting (not yet taken by a sender) joins it (`covers`:
+--      one mail lists them all, each with its verification link); another spelling of the same mailbox
+--      (a +tag, Gmail's dots, another case) never joins it, since it may be someone else's. Past
+--      p_confirm_limit, a confirmation waits for the next slot, when the oldest mail counted leaves the
+--      window. So a mailbox gets no more than the limit in any window, whatever the spellings; a flood of
+--      one address's requests shares one mail and is confirmed at most one window late; n addresses of one
+--      mailbox (n > the limit), made up by someone flooding it, take one slot each, the last at most
+--      ceil(n / limit) windows late: the limit on mail to a mailbox wins over that flood's timeliness.
+--      A waiting confirmation lists at most p_cover_limit requests: when every one waiting for the
+--      address is full, the request's confirmation is one more mail sent with the earliest of them (its
+--      slot; not counted in the limit: the overflow of a mail counted), so no mail grows too large to
+--      deliver.
 --    queued is true when the row wrote a delivery of its own: only then has the sender something new to
 --    send (a request past its mailbox's limit, or one that joined a waiting confirmation, wrote none).
 --
@@ -98,6 +103,7 @@ BEGIN
       SELECT d.id INTO v_waiting FROM deliveries d
         WHERE d.mailbox_sha256 = v_key AND d.message = v_message AND d.delivered_at IS NULL AND d.failed_at IS NULL
           AND d.rendered IS NULL AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND EXISTS (SELECT 1 FROM submissions s WHERE s.id = d.submission_id AND s.email = p_email)
           AND (p_cover_limit IS NULL OR coalesce(cardinality(d.covers), 1) < p_cover_limit)
         ORDER BY d.next_attempt_at
         LIMIT 1
@@ -106,6 +112,7 @@ BEGIN
         SELECT min(d.next_attempt_at) INTO v_full_slot FROM deliveries d
           WHERE d.mailbox_sha256 = v_key AND d.message = v_message AND d.delivered_at IS NULL AND d.failed_at IS NULL
             AND d.rendered IS NULL AND (d.locked_until IS NULL OR d.locked_until < now())
+            AND EXISTS (SELECT 1 FROM submissions s WHERE s.id = d.submission_id AND s.email = p_email)
             AND coalesce(cardinality(d.covers), 1) >= p_cover_limit;
       END IF;
     END IF;

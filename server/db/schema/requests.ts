@@ -23,7 +23,7 @@ export const submissions = pgTable(
     idempotencyKey: text('idempotency_key').unique(),
     /** SHA-256 (hex) of the checked body, to tell a replay from a different body under a used key */
     bodySha256: text('body_sha256').notNull(),
-    /** the submitter's email (`data.workEmail`), lower-cased */
+    /** the submitter's email (`data.workEmail`) as its address (server/db/mailbox.ts `addressOf`): the domain lower-cased, the local part as typed */
     email: text('email').notNull(),
     /**
      * the mailbox `email` reaches (`mailbox_of`, server/db/mailbox.ts `mailboxOf`: case, `+tag`, Gmail's dots

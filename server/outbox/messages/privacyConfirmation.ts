@@ -12,7 +12,9 @@ export interface AlsoConfirmed {
   /**
    * sent from another spelling of the mailbox (a `+tag`, Gmail's dots) than the address this mail goes to:
    * it carries no link for it, since a link confirms the address it reaches (11 CCR §7060), and says how
-   * to confirm it from its own address
+   * to confirm it from its own address. Only a confirmation queued by a version before requests joined
+   * only their own address's (server/db/functions/accept_submission.sql) can list one, so that such a mail
+   * still waiting at an upgrade is rendered right.
    */
   otherAddress?: boolean;
 }
@@ -74,7 +76,7 @@ export function privacyConfirmation(facts: MessageFacts & { types: PrivacyReques
       : []),
     ...(also.length > 0
       ? [
-          para`This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address or another spelling of it. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.`,
+          para`This message also confirms ${also.length === 1 ? 'another privacy request' : `${also.length} more privacy requests`} sent with this email address${also.some((request) => request.otherAddress) ? ' or another spelling of it' : ''}. If you did not send one of them, ignore its link: we do not carry out a request unconfirmed.`,
           ...also.map(alsoParagraph),
         ]
       : []),
