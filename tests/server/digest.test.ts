@@ -311,6 +311,28 @@ describe.each(testEngines())('the reminders of a running server on $name, over S
   });
 });
 
+describe.each(testEngines())('the reminders’ timer on $name', (engine) => {
+  const cleanup = cleanupAfterEach();
+
+  it('checks again after each interval: a request that passes its due date while the server runs is alerted at the next check, once', async () => {
+    const database = await engine.open();
+    cleanup.push(() => database.close());
+    await member(database.db, 'kim@sonde.dev');
+    const now = new Date();
+    const id = await privacyRequest(database.db, now); // due in 45 days
+    const config = testConfig(await writeStandInSite(), { publicOrigin: ORIGIN, teamDigestHour: 23 });
+    const server = await startTestServer(config, createLogger('silent'), { database, reminders: { now: () => atHour(now, 12), intervalMs: 100 } });
+    cleanup.push(() => server.stop());
+    await new Promise((resolve) => setTimeout(resolve, 300)); // several checks: nothing overdue, before the hour
+    expect(await reminderRows(database.db, 'team-overdue')).toEqual([]);
+    await setDates(database.db, id, new Date(now.getTime() - 46 * DAY_MS), new Date(now.getTime() - DAY_MS));
+    await until(async () => (await reminderRows(database.db, 'team-overdue')).length > 0, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // several more checks
+    expect((await reminderRows(database.db, 'team-overdue')).map((row) => row.email)).toEqual(['kim@sonde.dev']);
+    expect(await reminderRows(database.db, 'team-digest')).toEqual([]);
+  });
+});
+
 describe.runIf(process.env.DATABASE_URL)('two server processes on one PostgreSQL', () => {
   let stop: (() => Promise<void>) | undefined;
   afterEach(async () => {
