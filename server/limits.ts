@@ -298,5 +298,13 @@ export const DIGEST_GIVEN_UP_WITHIN_MS = 24 * 60 * 60_000;
 /** The digest lists the cohorts that start from its day (UTC) to this many calendar days after it, both included, in days. */
 export const DIGEST_COHORT_STARTS_WITHIN_DAYS = 7;
 
+/**
+ * The most requests or deliveries one section of the digest or one overdue alert lists, one line each
+ * (about 150 bytes), in entries; past it the section says how many more the console's queue shows. The
+ * counts stay whole. A flood of privacy requests (public forms, many addresses) left unanswered would
+ * otherwise make a mail of megabytes, past what SMTP servers take (often 10 to 25 MB).
+ */
+export const DIGEST_LIST_MAX = 100;
+
 /** The due-date bands of the digest are the console's: under these many days left, in whole days (`#shared/dueBand`). */
 export { DUE_SOON_DAYS, DUE_URGENT_DAYS } from '#shared/dueBand';

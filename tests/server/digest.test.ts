@@ -17,12 +17,14 @@ import {
   DIGEST_COHORT_STARTS_WITHIN_DAYS,
   DIGEST_GIVEN_UP_WITHIN_MS,
   DIGEST_INVITE_WAITING_AFTER_MS,
+  DIGEST_LIST_MAX,
   DIGEST_UNVERIFIED_AFTER_MS,
   DUE_SOON_DAYS,
   DUE_URGENT_DAYS,
 } from '../../server/limits.ts';
 import { createLogger } from '../../server/logger.ts';
 import { checkReminders, reminderMailers } from '../../server/outbox/digest.ts';
+import { teamDigest } from '../../server/outbox/messages/teamDigest.ts';
 import { teamCli } from '../support/cli.ts';
 import { cleanupAfterEach } from '../support/cleanup.ts';
 import { storeSubmission, testEngines, withTestDatabase } from '../support/database.ts';
@@ -249,6 +251,31 @@ describe.each(testEngines())('the team’s reminders on $name', (engine) => {
     // the hour comes: sent already today
     expect((await checkReminders(db(), atHour(now, 8), 8, mailers)).digest).toBeUndefined();
     expect(await reminderRows(db(), 'team-digest')).toHaveLength(2);
+  });
+});
+
+describe('the digest’s lists', () => {
+  it('list at most DIGEST_LIST_MAX entries a section, then say how many more; the counts stay whole', () => {
+    const request = (i: number): Digest['due'][number] => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      types: ['Delete'],
+      receivedAt: new Date('2026-10-01T00:00:00Z'),
+      dueAt: new Date('2026-11-15T00:00:00Z'),
+      daysLeft: -3,
+      band: 'overdue',
+    });
+    const mailOf = (n: number) => {
+      const due = Array.from({ length: n }, (_, i) => request(i));
+      return teamDigest({ day: '2026-11-18', at: new Date('2026-11-18T08:00:00Z'), due, unverified: [], invitesWaiting: 0, givenUp: [], cohorts: [] }, ORIGIN);
+    };
+    const full = mailOf(DIGEST_LIST_MAX);
+    expect(full.text.match(/\/team\/requests\//g)).toHaveLength(DIGEST_LIST_MAX);
+    expect(full.text).not.toMatch(/more: the console/);
+    const over = mailOf(DIGEST_LIST_MAX + 1);
+    expect(over.subject).toBe(`Sonde team digest, 2026-11-18: ${DIGEST_LIST_MAX + 1} overdue`);
+    expect(over.text.match(/\/team\/requests\//g)).toHaveLength(DIGEST_LIST_MAX);
+    expect(over.text).toContain(`- and 1 more: the console's queue lists them all, ${ORIGIN}/team`);
+    expect(over.html).toContain(`<li>and 1 more: the console&#39;s queue lists them all, ${ORIGIN}/team</li>`);
   });
 });
 

@@ -1,5 +1,13 @@
 import type { Digest, ReminderRequest } from '../../db/digest.ts';
-import { DIGEST_COHORT_STARTS_WITHIN_DAYS, DIGEST_GIVEN_UP_WITHIN_MS, DIGEST_INVITE_WAITING_AFTER_MS, DIGEST_UNVERIFIED_AFTER_MS, DUE_SOON_DAYS, DUE_URGENT_DAYS } from '../../limits.ts';
+import {
+  DIGEST_COHORT_STARTS_WITHIN_DAYS,
+  DIGEST_GIVEN_UP_WITHIN_MS,
+  DIGEST_INVITE_WAITING_AFTER_MS,
+  DIGEST_LIST_MAX,
+  DIGEST_UNVERIFIED_AFTER_MS,
+  DUE_SOON_DAYS,
+  DUE_URGENT_DAYS,
+} from '../../limits.ts';
 import { html, letter, type MailContent, type Paragraph } from './layout.ts';
 
 const DAY_MS = 86_400_000;
@@ -19,25 +27,35 @@ function dueWords(request: ReminderRequest): string {
   return `${days(request.daysLeft)} left`;
 }
 
+/** The line that ends a list cut at {@link DIGEST_LIST_MAX}: how many it left out, and where they all are. */
+const moreLine = (more: number, siteUrl: string) => `and ${more.toLocaleString('en-US')} more: the console's queue lists them all, ${siteUrl}/team`;
+
 /**
- * One privacy request per line and per list item: its id, its request types, its due date and how that
- * stands, and the console's link. Nothing a requester typed, nor their name or address.
+ * One privacy request per line and per list item, the first {@link DIGEST_LIST_MAX}: its id, its request
+ * types, its due date and how that stands, and the console's link; then how many more. Nothing a requester
+ * typed, nor their name or address.
  */
 function requestList(siteUrl: string, requests: readonly ReminderRequest[]): Paragraph {
+  const shown = requests.slice(0, DIGEST_LIST_MAX);
+  const more = requests.length - shown.length;
   const line = (r: ReminderRequest) => `- ${r.id} (${r.types.join(', ')}), due ${r.dueAt.toISOString().slice(0, 10)}, ${dueWords(r)}: ${requestPageOf(siteUrl, r.id)}`;
   return {
-    text: requests.map(line).join('\n'),
-    html: html`<ul>${requests.map(
+    text: [...shown.map(line), ...(more > 0 ? [`- ${moreLine(more, siteUrl)}`] : [])].join('\n'),
+    html: html`<ul>${shown.map(
       (r) => html`<li><a href="${requestPageOf(siteUrl, r.id)}"><code>${r.id}</code></a> (${r.types.join(', ')}), due ${r.dueAt.toISOString().slice(0, 10)}, ${dueWords(r)}</li>`,
-    )}</ul>`,
+    )}${more > 0 ? html`<li>${moreLine(more, siteUrl)}</li>` : ''}</ul>`,
   };
 }
 
 /** A heading line in both parts. */
 const heading = (text: string): Paragraph => ({ text, html: html`<h2 style="font-size:16px;margin:24px 0 0">${text}</h2>` });
 
-/** A list of plain lines in both parts. */
-const lines = (items: string[]): Paragraph => ({ text: items.map((item) => `- ${item}`).join('\n'), html: html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>` });
+/** A list of plain lines in both parts, the first {@link DIGEST_LIST_MAX}, then how many more. */
+const lines = (items: string[], siteUrl: string): Paragraph => {
+  const more = items.length - DIGEST_LIST_MAX;
+  const shown = more > 0 ? [...items.slice(0, DIGEST_LIST_MAX), moreLine(more, siteUrl)] : items;
+  return { text: shown.map((item) => `- ${item}`).join('\n'), html: html`<ul>${shown.map((item) => html`<li>${item}</li>`)}</ul>` };
+};
 
 /**
  * The team's daily digest (server/outbox/digest.ts), to each active member: what needs the team today,
@@ -78,12 +96,16 @@ export function teamDigest(digest: Digest, siteUrl: string): MailContent {
           (d) =>
             `${d.id}: ${d.channel}${d.what ? ` (${d.what})` : ''}${d.requestId ? ` for request ${d.requestId}` : ''}, given up ${d.failedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${d.problem ? `: ${d.problem}` : ''}`,
         ),
+        siteUrl,
       ),
     );
   if (digest.cohorts.length > 0)
     add(
       `Cohorts starting within ${DIGEST_COHORT_STARTS_WITHIN_DAYS} days`,
-      lines(digest.cohorts.map((c) => `${c.name}, starts ${c.startsOn}: ${c.accepted} accepted, ${c.free === null ? 'no capacity set' : `${c.free} of ${c.capacity} seats free`}`)),
+      lines(
+        digest.cohorts.map((c) => `${c.name}, starts ${c.startsOn}: ${c.accepted} accepted, ${c.free === null ? 'no capacity set' : `${c.free} of ${c.capacity} seats free`}`),
+        siteUrl,
+      ),
     );
   if (paragraphs.length === 0) paragraphs.push({ text: 'Nothing needs the team today.', html: html`<p>Nothing needs the team today.</p>` });
   paragraphs.push({
