@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, TEAM_AUTH_ATTEMPTS_PER_MINUTE, EVENTS_SECRET_MAX_BYTES, EVENTS_SECRET_MIN_BYTES } from './limits.ts';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_TEAM_DIGEST_HOUR, TEAM_AUTH_ATTEMPTS_PER_MINUTE, EVENTS_SECRET_MAX_BYTES, EVENTS_SECRET_MIN_BYTES } from './limits.ts';
 import { PRIVACY_EMAIL } from '#shared/policy';
 import type { DatabaseLocation } from './db/database.ts';
 import type { EventSettings } from './outbox/events.ts';
@@ -50,6 +50,8 @@ export interface ServerConfig {
    * (server/metrics.ts), a listener of its own, never the public port; unset (the default): no metrics
    */
   metricsListen?: MetricsListen;
+  /** `SONDE_TEAM_DIGEST_HOUR`, default {@link DEFAULT_TEAM_DIGEST_HOUR}: the UTC hour (0–23) from which the team's daily digest is sent (server/outbox/digest.ts) */
+  teamDigestHour: number;
 }
 
 /** Where the metrics listener listens: a host name or IP address (an IPv6 one without brackets) and a port (0: a free one). */
@@ -84,6 +86,14 @@ function integer(name: string, value: string | undefined, fallback: number, min:
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, not "${value}"`);
+  return n;
+}
+
+/** An hour of the day, 0 to 23, written as digits; anything else stops the server naming `name`. */
+function hourOfDay(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = /^\d{1,2}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(n >= 0 && n <= 23)) throw new Error(`${name} must be an hour of the day in UTC, 0 to 23, not "${value}"`);
   return n;
 }
 
@@ -192,6 +202,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     events,
     mail: readMailSettings(env),
     metricsListen: metricsListenOf(env.SONDE_METRICS_LISTEN, port),
+    teamDigestHour: hourOfDay('SONDE_TEAM_DIGEST_HOUR', env.SONDE_TEAM_DIGEST_HOUR, DEFAULT_TEAM_DIGEST_HOUR),
   };
 }
 

@@ -275,3 +275,36 @@ export const PGLITE_LOCK_STALE_MS = 10_000;
 
 /** The longest subject of the team's message on a new request, in UTF-16 code units (what `String.length` counts), the ellipsis included. */
 export const TEAM_SUBJECT_MAX_LENGTH = 150;
+
+/** The UTC hour (0–23) at which the team's daily digest is sent unless `SONDE_TEAM_DIGEST_HOUR` says another. */
+export const DEFAULT_TEAM_DIGEST_HOUR = 8;
+
+/**
+ * How often each server checks for a privacy request newly overdue (its one alert) and for today's digest
+ * not yet sent, in ms (one minute): an alert leaves within a minute of the due moment, and a server
+ * started after the digest's hour sends the day's digest at its first check.
+ */
+export const DIGEST_CHECK_INTERVAL_MS = 60_000;
+
+/** The digest lists a privacy request whose requester has not confirmed their identity this long after receipt, in ms (10 days). */
+export const DIGEST_UNVERIFIED_AFTER_MS = 10 * 24 * 60 * 60_000;
+
+/** The digest counts invite requests still waiting for a decision (review state `received`) this long after receipt, in ms (7 days). */
+export const DIGEST_INVITE_WAITING_AFTER_MS = 7 * 24 * 60 * 60_000;
+
+/** The digest lists the deliveries given up within this long before it, in ms (one day: since the day before's digest). */
+export const DIGEST_GIVEN_UP_WITHIN_MS = 24 * 60 * 60_000;
+
+/** The digest lists the cohorts that start from its day (UTC) to this many calendar days after it, both included, in days. */
+export const DIGEST_COHORT_STARTS_WITHIN_DAYS = 7;
+
+/**
+ * The most requests or deliveries one section of the digest or one overdue alert lists, one line each
+ * (about 150 bytes), in entries; past it the section says how many more the console's queue shows. The
+ * counts stay whole. A flood of privacy requests (public forms, many addresses) left unanswered would
+ * otherwise make a mail of megabytes, past what SMTP servers take (often 10 to 25 MB).
+ */
+export const DIGEST_LIST_MAX = 100;
+
+/** The due-date bands of the digest are the console's: under these many days left, in whole days (`#shared/dueBand`). */
+export { DUE_SOON_DAYS, DUE_URGENT_DAYS } from '#shared/dueBand';

@@ -27,6 +27,7 @@ import { analyzePglite, vacuumPglite } from './db/maintenance.ts';
 import { compactQueueCounts } from './db/queue.ts';
 import { serveTeamChannel, type TeamAnswer, type TeamChannel, type TeamCommand } from './cli/teamChannel.ts';
 import { issueVerificationToken } from './db/verificationLinks.ts';
+import { startReminders } from './outbox/digest.ts';
 
 /** A running server: its address, and how to stop it as SIGTERM does. */
 export interface RunningServer {
@@ -46,13 +47,19 @@ export interface RunningServer {
  * metrics (server/metrics.ts) on that listener of their own too. Requests that trickle are cut: the whole
  * request must arrive within {@link REQUEST_TIMEOUT_MS} (Node answers 408 and closes the socket).
  * @param options - `timeouts`: the request/headers time-outs in ms, shortened by tests; `database`: an
- *   open database to use instead of `config.database` (tests); it is closed by `stop()` all the same
+ *   open database to use instead of `config.database` (tests); it is closed by `stop()` all the same;
+ *   `reminders`: the team reminders' clock and check interval (server/outbox/digest.ts `startReminders`),
+ *   or `false` for none (tests of other things, whose mail a check at a minute's tick would add to)
  * @throws when the database cannot be opened, the site is not built, or the port (or the metrics' port) is taken
  */
 export async function startServer(
   config: ServerConfig,
   logger: Logger,
-  options: { timeouts?: { requestMs: number; headersMs: number; databaseMs?: number }; database?: Database } = {},
+  options: {
+    timeouts?: { requestMs: number; headersMs: number; databaseMs?: number };
+    database?: Database;
+    reminders?: { now?: () => Date; intervalMs?: number } | false;
+  } = {},
 ): Promise<RunningServer> {
   const timeouts = options.timeouts ?? { requestMs: REQUEST_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS };
   const htmlHeaders = await readSecurityHeaders(config.distDir);
@@ -176,6 +183,12 @@ export async function startServer(
   listeningPort = typeof address === 'object' && address ? address.port : config.port;
   const url = listenOriginOf(config.host, listeningPort);
   outbox.kick(); // what a previous run left unsent
+  // The team's reminders: an alert when a privacy request passes its due date, and the daily digest at
+  // SONDE_TEAM_DIGEST_HOUR, once across instances (the day's row): checked now, then every minute.
+  const reminders =
+    options.reminders === false
+      ? undefined
+      : startReminders({ db: database.db, hour: config.teamDigestHour, from: config.mail.from, siteUrl: publicOrigin, logger, kick: outbox.kick, ...options.reminders });
   // `url`: the address to open (the public origin: http://localhost:PORT on loopback, where passkeys work); `listen`: the socket's
   logger.info(
     { url: publicOrigin(), listen: url, metrics: metricsListener ? `${metricsListener.url}/metrics` : 'off', database: database.engine, webhook: config.announceWebhookUrl ? 'on' : 'off', events: config.events ? 'on' : 'off', mail: config.mail.smtpUrl ? 'smtp' : 'files' },
@@ -192,6 +205,7 @@ export async function startServer(
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([closed, grace]);
       refusals.close();
+      await reminders?.stop();
       await outbox.stop();
       await database.close();
       logger.info('stopped');

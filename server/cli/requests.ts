@@ -9,6 +9,7 @@ import type { TeamConnection } from './connect.ts';
 import type { CommandContext } from './context.ts';
 import { addBackupCommands } from './backup.ts';
 import { addDecisionCommands } from './decisions.ts';
+import { addDigestCommands } from './digest.ts';
 import { addPrivacyCommands } from './privacyAnswers.ts';
 import { addReadCommands } from './read.ts';
 import { addRetentionCommands } from './retention.ts';
@@ -20,7 +21,7 @@ export type { RequestSummary } from '../db/summary.ts';
  * The command line, writing to `out`. Commands: `list`, `show <id>`, `export`; the review's decisions
  * (`accept`, `waitlist` or `done`, `decline`, `spam`, `reopen`), `note` and `cohort add|list`; `verify <id>`,
  * `respond <id>` and `extend <id>` (privacy requests); `subject --email`, `erase --email`, `purge`; `team
- * add|link|list|remove`; `backup <file>` and `restore <file>`. A command that decides writes its record and the mail (and event) it causes into
+ * add|link|list|remove`; `backup <file>` and `restore <file>`; `digest [--send]`. A command that decides writes its record and the mail (and event) it causes into
  * the outbox in one statement; the running server sends them.
  * @param io - what every command is given ({@link CommandContext}), and `connect`: opens the database once a command runs
  * @throws {@link ExitError} (code 1) for an unknown id; commander's errors (code 2 after {@link runRequests}) for bad arguments
@@ -52,6 +53,7 @@ function requestsProgram(io: CommandContext['io'] & { connect: () => Promise<Tea
   addRetentionCommands(program, context);
   addTeamCommands(program, context);
   addBackupCommands(program, context);
+  addDigestCommands(program, context);
   return program;
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { rowsOf, type Db } from './database.ts';
-import { deliveries, privacyRecords, submissions, type DecisionEvent, type MailMessage, type OutboxChannel } from './schema.ts';
+import { deliveries, privacyRecords, submissions, type DecisionEvent, type MailMessage, type MemberMailMessage, type OutboxChannel } from './schema.ts';
 
 /** A delivery of a request the outbox claimed, with what its message needs (the columns as the drivers return them). */
 export type ClaimedDelivery = {
@@ -36,8 +36,9 @@ export type ClaimedDelivery = {
 };
 
 /**
- * A team member's delivery the outbox claimed: the mail of an enrollment link (`team-enrollment`), rendered
- * when it was written (`rendered` is null only once it was delivered or given up).
+ * A team member's delivery the outbox claimed: the mail of an enrollment link (`team-enrollment`), the daily
+ * digest (`team-digest`) or an overdue alert (`team-overdue`), rendered when it was written (`rendered` is
+ * null only once it was delivered or given up).
  */
 export type ClaimedMemberDelivery = {
   id: string;
@@ -49,7 +50,7 @@ export type ClaimedMemberDelivery = {
   attempts: number;
   created_at: Date | string;
   channel: 'mail';
-  message: 'team-enrollment';
+  message: MemberMailMessage;
   rendered: string | null;
 };
 

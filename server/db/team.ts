@@ -36,6 +36,9 @@ export type EnrollmentMailer = (mail: { deliveryId: string; to: string; token: s
 /** A member's mail still waiting in the outbox (neither delivered nor given up). */
 const unsentMailOf = (memberId: string) => and(eq(deliveries.memberId, memberId), isNull(deliveries.deliveredAt), isNull(deliveries.failedAt));
 
+/** A member's enrollment mail still waiting: a new link replaces it, and leaves the digest and alerts waiting. */
+const unsentEnrollmentMailOf = (memberId: string) => and(unsentMailOf(memberId), eq(deliveries.message, 'team-enrollment'));
+
 /** Appends one entry to the team's audit trail (append-only: server/db/functions/team_audit_append_only.sql). */
 export async function audit(db: Db, entry: { at: Date; memberId: string | null; action: TeamAuditAction; requestId?: string | null; detail?: string | null }): Promise<void> {
   await db.insert(teamAudit).values({ at: entry.at, memberId: entry.memberId, action: entry.action, requestId: entry.requestId ?? null, detail: entry.detail ?? null });
@@ -61,7 +64,7 @@ async function issueEnrollment(db: Db, member: Member, at: Date, mail: Enrollmen
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(at.getTime() + TEAM_ENROLLMENT_TTL_MS);
   await db.delete(teamEnrollments).where(and(eq(teamEnrollments.memberId, member.id), isNull(teamEnrollments.usedAt)));
-  await db.delete(deliveries).where(unsentMailOf(member.id));
+  await db.delete(deliveries).where(unsentEnrollmentMailOf(member.id));
   await db.insert(teamEnrollments).values({ tokenSha256: sha256Hex(token), memberId: member.id, createdAt: at, expiresAt });
   const deliveryId = randomUUID();
   const rendered = await mail({ deliveryId, to: member.email, token, expiresAt });
@@ -103,7 +106,7 @@ export async function newEnrollmentLink(db: Db, email: string, at: Date, mail: E
 
 /**
  * `team remove`: the member's passkeys, enrollment links and sessions deleted (every session ends at
- * once), its enrollment mail still waiting in the outbox dropped unsent, the member kept as removed for
+ * once), its mail still waiting in the outbox (an enrollment link, a digest, an alert) dropped unsent, the member kept as removed for
  * the audit.
  * @returns false when the address is not a member
  */

@@ -84,8 +84,9 @@ export interface Channel {
    */
   deliver(delivery: Delivery, signal: AbortSignal): Promise<'sent' | 'written' | void>;
   /**
-   * Delivers a message rendered before it was queued (a team member's enrollment link, written by the
-   * command line), as {@link Channel.deliver} does; only the mail channel has it.
+   * Delivers a message rendered before it was queued (a team member's mail: an enrollment link, written
+   * by the command line; the digest or an overdue alert), as {@link Channel.deliver} does; only the mail
+   * channel has it.
    * @param message - the delivery id, the recipient's address, the message (RFC 5322, CRLF)
    */
   deliverRendered?(message: { id: string; to: string; raw: string }, signal: AbortSignal): Promise<'sent' | 'written'>;
@@ -124,8 +125,9 @@ export interface Outbox {
  * cleared), and otherwise given its next attempt ({@link retryDelayMs}); after
  * {@link DELIVERY_GIVE_UP_AFTER_MS} of failures it gives up and logs an error. Nothing is lost on a
  * restart: the schedule is in the database. A row of a channel this instance does not have (a webhook no
- * longer configured) waits. A team member's row (an enrollment link's mail, rendered when it was written)
- * is sent as it is through the mail channel's `deliverRendered`, and given up once its link has expired.
+ * longer configured) waits. A team member's row (an enrollment link's mail, the digest, an overdue alert,
+ * rendered when it was written) is sent as it is through the mail channel's `deliverRendered`; an
+ * enrollment link's is given up once its link has expired.
  * @param options - `metrics`: each attempt's outcome counted by channel (server/metrics.ts); `firstRetryMs` shortens the back-off, `deliveryDeadlineMs` every channel's deadline,
  *   `leaseMs` and `heartbeatMs` the lease and its renewal, in tests
  */
@@ -179,8 +181,9 @@ export function startOutbox(options: {
   };
 
   /**
-   * A team member's mail (an enrollment link): rendered when it was written, sent as it is; given up once
-   * its link has expired ({@link TEAM_ENROLLMENT_TTL_MS}), since it would carry a dead link.
+   * A team member's mail (an enrollment link, the daily digest, an overdue alert): rendered when it was
+   * written, sent as it is; an enrollment link's is given up once its link has expired
+   * ({@link TEAM_ENROLLMENT_TTL_MS}), since it would carry a dead link.
    */
   const memberJob = (row: ClaimedMemberDelivery): Job => {
     const channel = channels.get(row.channel)!;
@@ -190,7 +193,7 @@ export function startOutbox(options: {
       channel,
       createdAt,
       run: async (_lease, signal) => {
-        if (Date.now() - createdAt.getTime() >= TEAM_ENROLLMENT_TTL_MS) throw new PermanentDeliveryError('the enrollment link expired');
+        if (row.message === 'team-enrollment' && Date.now() - createdAt.getTime() >= TEAM_ENROLLMENT_TTL_MS) throw new PermanentDeliveryError('the enrollment link expired');
         if (row.rendered === null || !channel.deliverRendered) throw new PermanentDeliveryError('no rendered message');
         await channel.deliverRendered({ id: row.id, to: row.member_email, raw: row.rendered }, signal);
         return async () => {};

@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandPaths } from '../../server/cli/requests.ts';
 import type { Database } from '../../server/db/database.ts';
-import { teamAudit, teamMembers } from '../../server/db/schema.ts';
+import { submissions, teamAudit, teamMembers } from '../../server/db/schema.ts';
 import { addMember } from '../../server/db/team.ts';
 import { createApp } from '../../server/http/app.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -150,6 +150,7 @@ describe.each(testEngines())('the team’s audit trail on $name', (engine) => {
     const [a, b, c, d, e, f] = [await invite(), await invite(), await invite(), await invite(), await invite(), await invite()];
     const p = await privacy();
     await privacy('erase-me@example.com');
+    await database.db.update(submissions).set({ receivedAt: new Date(Date.now() - 8 * 86_400_000) }).where(eq(submissions.id, f));
     const cliRow = (action: string, requestId: string | null, detail: string): Row => ({ action, member: null, requestId, detail });
     const lee = 'lee@sonde.dev';
     const cases: Array<[command: string, argv: string[], expected: Row[]]> = [
@@ -186,6 +187,8 @@ describe.each(testEngines())('the team’s audit trail on $name', (engine) => {
         ],
       ],
       ['team link', ['team', 'link', lee], [{ action: 'enrollment link issued', member: lee, requestId: null, detail: 'cli' }]],
+      // `f`, reopened and waiting 8 days, is in the digest: queued to lee, one row without a request id (plain `digest` writes none)
+      ['digest', ['digest', '--send'], [cliRow('digest sent', null, 'cli')]],
       ['team remove', ['team', 'remove', lee], [{ action: 'member removed', member: lee, requestId: null, detail: 'ops' }]],
     ];
     expect([...cases.map(([command]) => command), ...NOT_RUN_HERE].sort()).toEqual(commandPaths().sort());

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../server/config.ts';
 import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../../server/http/securityHeaders.ts';
-import { TEAM_AUTH_ATTEMPTS_PER_MINUTE } from '../../server/limits.ts';
+import { DEFAULT_TEAM_DIGEST_HOUR, TEAM_AUTH_ATTEMPTS_PER_MINUTE } from '../../server/limits.ts';
 
 /** The headers the stand-in build below was "built" with. */
 export const builtHeaders = securityHeaders({ styleHashes: ['sha256-dGVzdA=='], scriptHashes: ['sha256-c2NyaXB0'], connectOrigins: ['https://api.ipify.org'] });
@@ -48,6 +48,7 @@ export function testConfig(distDir: string, overrides: Partial<ServerConfig> = {
     events: undefined,
     // mail written as .eml files into a directory of the test's own, never .data/mail
     mail: { smtpUrl: undefined, emlDir: mkdtempSync(join(tmpdir(), 'sonde-mail-')), from: 'Sonde <hello@sonde.dev>', privacyEmail: 'privacy@sonde.dev', teamEmail: undefined },
+    teamDigestHour: DEFAULT_TEAM_DIGEST_HOUR,
     ...overrides,
   };
 }

@@ -22,7 +22,12 @@ export type MailMessage =
   | 'invite-accepted'
   | 'invite-waitlisted'
   | 'invite-declined'
-  | 'team-enrollment';
+  | 'team-enrollment'
+  | 'team-digest'
+  | 'team-overdue';
+
+/** The mail a team member's row may hold: an enrollment link's, the daily digest, a privacy request's overdue alert (server/outbox/digest.ts). */
+export type MemberMailMessage = Extract<MailMessage, 'team-enrollment' | 'team-digest' | 'team-overdue'>;
 
 /**
  * The outbox: every delivery a stored request causes, one row each, written in the same statement as
@@ -31,8 +36,9 @@ export type MailMessage =
  * receiver sees in `X-Sonde-Delivery`, and the local part of a mail's `Message-ID`, so every retry is
  * the same message. Deleted with its submission (erase, purge). A row belongs to exactly one owner: a
  * submission, or a team member (`member_id`: the mail of an enrollment link, `team-enrollment`, written
- * rendered by `team add|link` and deleted unsent by `team remove`); a member's rows are in no
- * requester's timeline, export or erasure.
+ * rendered by `team add|link`; the daily digest, `team-digest`, and the alert of privacy requests newly
+ * overdue, `team-overdue`, written rendered by server/db/digest.ts; deleted unsent by `team remove`); a
+ * member's rows are in no requester's timeline, export or erasure.
  */
 export const deliveries = pgTable(
   'deliveries',
@@ -40,7 +46,7 @@ export const deliveries = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** the request it is about; null for a team member's mail */
     submissionId: uuid('submission_id').references(() => submissions.id, { onDelete: 'cascade' }),
-    /** the team member a `team-enrollment` mail goes to; null for a request's delivery */
+    /** the team member a member's mail (`team-enrollment`, `team-digest`, `team-overdue`) goes to; null for a request's delivery */
     memberId: uuid('member_id').references(() => teamMembers.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** how many times a send was started */
@@ -62,8 +68,8 @@ export const deliveries = pgTable(
     /**
      * the mail as rendered at its first attempt (RFC 5322, CRLF), sent as it is on every later attempt: one
      * Message-ID, one verification link. It may hold a live verification token, so it is cleared once the
-     * mail is delivered or given up. A `team-enrollment` mail is rendered when its row is written (the
-     * command line prints the same link), and cleared the same way
+     * mail is delivered or given up. A member's mail is rendered when its row is written (an enrollment
+     * link's: the command line prints the same link), and cleared the same way
      */
     rendered: text('rendered'),
     /**
@@ -90,7 +96,7 @@ export const deliveries = pgTable(
     check('deliveries_message', sql`(${table.channel} = 'mail') = (${table.message} is not null)`),
     check('deliveries_event', sql`(${table.channel} = 'event') = (${table.event} is not null)`),
     check('deliveries_owner', sql`num_nonnulls(${table.submissionId}, ${table.memberId}) = 1`),
-    check('deliveries_member_mail', sql`${table.memberId} is null or (${table.channel} = 'mail' and ${table.message} = 'team-enrollment')`),
+    check('deliveries_member_mail', sql`${table.memberId} is null or (${table.channel} = 'mail' and ${table.message} in ('team-enrollment', 'team-digest', 'team-overdue'))`),
   ],
 );
 

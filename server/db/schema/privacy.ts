@@ -81,3 +81,16 @@ export const erasures = pgTable('erasures', {
   erasedAt: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
   submissions: integer('submissions').notNull(),
 });
+
+/**
+ * The privacy requests whose overdue alert was queued to the team (server/db/digest.ts `alertOverdue`):
+ * one row per request, keyed by its id, inserted in the transaction that queues the alert's mail, so a
+ * request that passes its due date is announced once, whatever the number of server instances or
+ * restarts. Deleted with its request (erase, purge).
+ */
+export const privacyOverdueAlerts = pgTable('privacy_overdue_alerts', {
+  requestId: uuid('request_id')
+    .primaryKey()
+    .references(() => submissions.id, { onDelete: 'cascade' }),
+  alertedAt: timestamp('alerted_at', { withTimezone: true }).notNull().defaultNow(),
+});

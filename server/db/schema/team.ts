@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, customType, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, customType, date, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** PostgreSQL `bytea`, as a Node Buffer. */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
@@ -102,7 +102,9 @@ export type TeamAuditAction =
   /** the queue exported as CSV from the console: no request id, the filter is not kept */
   | 'export'
   /** a cohort created (its name is the team's, not personal): `detail` is `cli` or `console` */
-  | 'cohort added';
+  | 'cohort added'
+  /** the daily digest queued by hand (`requests digest --send`): `detail` is `cli` */
+  | 'digest sent';
 
 /**
  * The team's audit trail, append-only (a trigger refuses UPDATE and DELETE): who did what, to which request,
@@ -125,7 +127,7 @@ export const teamAudit = pgTable(
     index('team_audit_at').on(table.at),
     check(
       'team_audit_action',
-      sql`${table.action} in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note', 'export', 'cohort added')`,
+      sql`${table.action} in ('member added', 'member removed', 'enrollment link issued', 'passkey registered', 'signed in', 'sign-in failed', 'signed out', 'decision', 'note', 'export', 'cohort added', 'digest sent')`,
     ),
   ],
 );
@@ -155,3 +157,21 @@ export const teamChallenges = pgTable(
     check('team_challenges_purpose', sql`${table.purpose} in ('enroll', 'signin') and (${table.purpose} = 'enroll') = (${table.memberId} is not null)`),
   ],
 );
+
+/** Who queued a day's digest: the server's schedule, or the command line (`requests digest --send`). */
+export type DigestSender = 'schedule' | 'cli';
+
+/**
+ * One row per UTC day whose team digest was queued (server/db/digest.ts): its key is the day, so that
+ * however many server instances check at the digest's hour, one inserts the row, and only that one queues
+ * the members' mail, in the same transaction. A day whose digest had nothing to say has its row too
+ * (`mails` 0): it is checked once.
+ */
+export const teamDigests = pgTable('team_digests', {
+  /** the UTC day, `YYYY-MM-DD` */
+  day: date('day', { mode: 'string' }).primaryKey(),
+  queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+  by: text('by').$type<DigestSender>().notNull(),
+  /** the mails queued: one per active member, 0 when nothing needed the team */
+  mails: integer('mails').notNull(),
+}, (table) => [check('team_digests_by', sql`${table.by} in ('schedule', 'cli')`)]);
