@@ -123,6 +123,18 @@ async function migrationsBeforeBaseline(): Promise<string> {
 }
 
 /** Opens the database through the migrator, runs `look` on it, and closes it. */
+/** A copy of the migrations folder that stops before the migration whose tag ends with `suffix`: a database as the code before it left it. */
+async function migrationsBefore(suffix: string): Promise<string> {
+  const before = await tempDir(`sonde-before${suffix.replaceAll('_', '-')}-`);
+  const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+  const upTo = journal.entries.findIndex((entry) => entry.tag.endsWith(suffix));
+  if (upTo < 0) throw new Error(`no migration ends with ${suffix}`);
+  await mkdir(join(before, 'meta'));
+  await writeFile(join(before, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+  for (const { tag } of journal.entries.slice(0, upTo)) await cp(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(before, `${tag}.sql`));
+  return before;
+}
+
 async function openAndLook<T>(location: DatabaseLocation, functionsFolder: string, look: (database: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase(location, { functionsFolder });
   try {
@@ -201,13 +213,7 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
 
   it('upgrades a database holding look-alike cohort names ("Two", "two", "Two ", " Two", "Two\\u00a0"): each normalised, the first keeping its name and each later one its id\'s first 8 characters after it, none lost', async () => {
     const database = await fresh();
-    const before = await tempDir('sonde-before-cohort-names-');
-    const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
-    const upTo = journal.entries.findIndex((entry) => entry.tag.endsWith('_cohort_names'));
-    await mkdir(join(before, 'meta'));
-    await writeFile(join(before, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
-    for (const { tag } of journal.entries.slice(0, upTo)) await cp(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(before, `${tag}.sql`));
-    await database.migrateWith(before);
+    await database.migrateWith(await migrationsBefore('_cohort_names'));
     const names = ['Two', 'two', 'Two ', ' Two', 'Two\u00a0', 'Ｔhree'];
     for (const [day, name] of names.entries()) {
       await database.query(`insert into cohorts (name, starts_on, created_at, created_by) values ('${name}', '2027-01-15', timestamptz '2026-01-01' + interval '${day} days', 'ops')`);
@@ -221,13 +227,7 @@ describe.each(testEngines())('the migrator on $name', (engine) => {
 
   it("upgrades a database whose request addresses were lower-cased whole: each gets its local part back as the visitor typed it, the domain lower-cased, and its mailbox stays", async () => {
     const database = await fresh();
-    const before = await tempDir('sonde-before-address-case-');
-    const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
-    const upTo = journal.entries.findIndex((entry) => entry.tag.endsWith('_address_case'));
-    await mkdir(join(before, 'meta'));
-    await writeFile(join(before, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
-    for (const { tag } of journal.entries.slice(0, upTo)) await cp(join(MIGRATIONS_FOLDER, `${tag}.sql`), join(before, `${tag}.sql`));
-    await database.migrateWith(before);
+    await database.migrateWith(await migrationsBefore('_address_case'));
     for (const typed of ['Ada.Lovelace+Beta@GMail.com', 'grace@example.com', 'O.Brien@Mail.Example.IE']) {
       const lowered = typed.toLowerCase();
       await database.query(
