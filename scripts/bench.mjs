@@ -16,13 +16,16 @@
 //   inspector are not in it
 // - in Chromium, every route: nothing of PostHog (chunk or call) before the load event, and when the SDK,
 //   its first call and the recorder come after it
-// - the CPU calibration (scripts/benchCpu.ts; DESIGN.md §3): Lighthouse's benchmark index of the machine,
-//   measured again before each round of Lighthouse runs, before the team console's runs, the INP flow and
-//   the submissions (the machine's load moves it), and the CPU slowdown Lighthouse's calculator gives for it
-//   (4x at an index of 1,533), which every throttled measure below uses: so each emulates the device of
-//   Lighthouse's mobile preset, whatever the machine. An index below 150 (a host slower than the device)
-//   cannot be calibrated: that run fails its calibration line
-// - Lighthouse 12 (mobile preset: simulated slow 4G, the calibrated CPU slowdown), every route against its floor: the route's
+// - the CPU calibration (scripts/benchCpu.ts; DESIGN.md §3): the CPU slowdown Lighthouse's calculator gives
+//   for Lighthouse's benchmark index of the machine (4x at an index of 1,533), so that every throttled
+//   measure below emulates the device of Lighthouse's mobile preset, whatever the machine. A route's
+//   Lighthouse runs (27: three sides × LIGHTHOUSE_RUNS) are gathered first, then all audited at the slowdown
+//   for the median of the indexes they measured themselves, each a second before its page loaded: one
+//   index sample moved by 2x within a minute, the page's tasks did not, and a slowdown per run spread the
+//   page's TBT three times as wide (calibrationOfRuns). The INP flow and the submissions, whose slowdown
+//   throttles the CPU as they run, take it from 3 indexes measured just before. An index below 150 (a host
+//   slower than the device) cannot be calibrated: that measure fails its calibration line
+// - Lighthouse 12 (mobile preset: simulated slow 4G, the route's calibrated CPU slowdown), every route against its floor: the route's
 //   no-script copy (the same HTML without its scripts and preloads, nothing else changed; noScriptCopy),
 //   served by a second Sonde server; LIGHTHOUSE_RUNS runs of each, alternating, medians of FCP, LCP, TBT,
 //   CLS. A third side, in the same rounds, is the same build without a PostHog key (served by a third Sonde
@@ -58,13 +61,13 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import autocannon from 'autocannon';
-import { startFlow } from 'lighthouse';
+import lighthouse, { startFlow } from 'lighthouse';
 import postgres from 'postgres';
 import puppeteer from 'puppeteer-core';
 import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender, htmlFileOf, writePrecompressed } from './build.mjs';
-import { calibrateCpu, SLOWEST_CALIBRATED_INDEX } from './benchCpu.ts';
+import { calibrateCpu, calibrationOfRuns, setAuditSlowdown, SLOWEST_CALIBRATED_INDEX } from './benchCpu.ts';
 import { writeBenchmarks } from './benchReport.mjs';
 import { queueBenchmark } from './benchQueue.ts';
 import { fillInviteAnswers } from './inviteForm.ts';
@@ -133,6 +136,8 @@ const API_FLOOR_RATIO = 0.6;
 const API_P99_FLOOR_MS = 50;
 /** Otherwise the most the API's p99 may be, as a multiple of the bare insert's p99 in the same run. */
 const API_P99_FLOOR_RATIO = 1.5;
+/** The Lighthouse categories every run scores. */
+const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 /** Attempts per Lighthouse run when Lighthouse itself asks to be run again (a lost trace). */
 const LIGHTHOUSE_ATTEMPTS = 3;
 const SUBMISSIONS = 11;
@@ -167,6 +172,8 @@ const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 
 /** Every CPU calibration of the run, in order: `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`. */
 const calibrations = [];
+/** Every set of Lighthouse runs' calibration ({@link lighthouseRuns}): one per route, one for the team console. */
+const lighthouseCalibrations = [];
 /** The Chromium the calibrations measure in (launched on the first), idle in between. */
 let calibrationBrowser;
 
@@ -206,9 +213,14 @@ async function firstLoadJavaScript(firstLoad) {
   for (const route of [...ROUTES, TEAM_ROUTE]) {
     const html = await readFile(join(DIST, htmlFileOf(route)), 'utf8');
     const files = firstLoad[route];
-    const inHtml = [...html.matchAll(/"\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]); // the entry loader's entry and preloads
+    // the entry loader's entry and preloads, and the page's own chunks (the root's data-page-chunks); the
+    // parts fetched after the load event (data-deferred-chunks) are not the first load, nor in it
+    const attribute = (name) => (new RegExp(`data-${name}="([^"]*)"`).exec(html)?.[1] ?? '').split(' ').filter(Boolean).map((url) => url.slice(1));
+    const inHtml = [...html.replace(/data-(page|deferred)-chunks="[^"]*"/g, '').matchAll(/"\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]).concat(attribute('page-chunks'));
     const missing = inHtml.filter((file) => !files.includes(file));
     if (missing.length > 0) throw new Error(`${route}: the HTML loads ${missing.join(', ')}, which the build did not count`);
+    const counted = attribute('deferred-chunks').filter((file) => files.includes(file));
+    if (counted.length > 0) throw new Error(`${route}: ${counted.join(', ')} is fetched after the load event, and counted in the first load`);
     let gzip = 0;
     const leaked = [];
     for (const file of files) {
@@ -261,33 +273,52 @@ async function postHogTiming(route, standIn) {
 }
 
 /**
- * One Lighthouse run (mobile preset, its CPU slowed down `cpuSlowdown` times) of `url`, written to `output`.
- * @returns the four category scores (/100), FCP, LCP and TBT (ms), CLS, bytes transferred (KB), Lighthouse's
- *   benchmark index of the machine, the CPU slowdown it applied, the calls the PostHog stand-in received
- *   meanwhile, and the SEO audits that failed
- * @throws Lighthouse's error when it fails for another reason than a lost trace, or a third time
+ * Lighthouse's gather (`-G`) of `url` into `artifactsDir`: Chromium loads the page at the host's own speed,
+ * as simulated throttling does, and Lighthouse measures its benchmark index of the machine a second before.
+ * `gatherSlowdown` only sets the `requestIdleCallback` deadlines Lighthouse shims while it gathers.
+ * @returns `{ artifactsDir, benchmarkIndex, postHogCalls }`: the index the run measured, and the calls the
+ *   PostHog stand-in received meanwhile
+ * @throws Lighthouse's error when the gather fails
  */
-async function lighthouseRun(url, output, standIn, cpuSlowdown) {
-  let callsBefore;
-  for (let attempt = 1; ; attempt += 1) {
-    callsBefore = standIn.calls.length;
-    try {
-      await run(
-        'npx',
-        ['lighthouse', url, '--quiet', '--output=json', `--output-path=${output}`,
-          `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`, `--emulatedUserAgent=${MOBILE_USER_AGENT}`,
-          `--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`, '--only-categories=performance,accessibility,best-practices,seo'],
-        { env: { ...process.env, ...(CHROME ? { CHROME_PATH: CHROME } : {}) }, maxBuffer: 64 * 1024 * 1024 },
-      );
-      break;
-    } catch (error) {
-      // Lighthouse sometimes loses the trace (NO_NAVSTART: "Please run Lighthouse again"): a run that
-      // measured nothing, not a result, so it is repeated; any other failure, or a third, stops the bench.
-      if (attempt >= LIGHTHOUSE_ATTEMPTS || !/run Lighthouse again/.test(String(error.stderr))) throw error;
-      console.log(`  Lighthouse could not trace ${url} (${String(error.stderr).match(/\(([A-Z_]+)\)/)?.[1] ?? 'error'}), running it again`);
-    }
+async function gatherRun(url, artifactsDir, standIn, gatherSlowdown) {
+  const callsBefore = standIn.calls.length;
+  await rm(artifactsDir, { recursive: true, force: true });
+  await run(
+    'npx',
+    ['lighthouse', url, '--quiet', `--gather-mode=${artifactsDir}`,
+      `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`, `--emulatedUserAgent=${MOBILE_USER_AGENT}`,
+      `--throttling.cpuSlowdownMultiplier=${gatherSlowdown}`, `--only-categories=${LIGHTHOUSE_CATEGORIES.join(',')}`],
+    { env: { ...process.env, ...(CHROME ? { CHROME_PATH: CHROME } : {}) }, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const { BenchmarkIndex } = JSON.parse(await readFile(join(artifactsDir, 'artifacts.json'), 'utf8'));
+  return { artifactsDir, benchmarkIndex: BenchmarkIndex, postHogCalls: standIn.calls.length - callsBefore };
+}
+
+/**
+ * Audits a gathered run (Lighthouse's audit mode, in this process) at `cpuSlowdown`, and writes the report
+ * to `output`; the artifacts stay beside it, so that a figure can be audited again.
+ * @returns the four category scores (/100), FCP, LCP and TBT (ms), CLS, bytes transferred (KB), the run's
+ *   benchmark index, the slowdown applied, the PostHog calls, the SEO audits that failed; or
+ *   `{ lostTrace }` with Lighthouse's reason when the trace was lost (NO_NAVSTART: "Please run Lighthouse again")
+ * @throws when an audit fails for another reason
+ */
+async function auditRun(url, gathered, output, cpuSlowdown) {
+  const artifactsFile = join(gathered.artifactsDir, 'artifacts.json');
+  const artifacts = JSON.parse(await readFile(artifactsFile, 'utf8'));
+  setAuditSlowdown(artifacts, cpuSlowdown);
+  await writeFile(artifactsFile, JSON.stringify(artifacts));
+  const { lhr: report } = await lighthouse(url, {
+    auditMode: gathered.artifactsDir, logLevel: 'error', emulatedUserAgent: MOBILE_USER_AGENT,
+    onlyCategories: LIGHTHOUSE_CATEGORIES, throttling: { cpuSlowdownMultiplier: cpuSlowdown },
+  });
+  const lost = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']
+    .map((id) => report.audits[id]).find((audit) => typeof audit?.numericValue !== 'number');
+  if (lost) {
+    const reason = String(report.runtimeError?.message ?? lost.errorMessage ?? 'no value');
+    if (!/run Lighthouse again/.test(reason)) throw new Error(`Lighthouse on ${url}: ${reason}`);
+    return { lostTrace: reason };
   }
-  const report = JSON.parse(await readFile(output, 'utf8'));
+  await writeFile(output, JSON.stringify(report));
   return {
     performance: report.categories.performance.score * 100,
     accessibility: report.categories.accessibility.score * 100,
@@ -300,13 +331,43 @@ async function lighthouseRun(url, output, standIn, cpuSlowdown) {
     transferKB: report.audits['total-byte-weight'].numericValue / 1024,
     // Lighthouse's own measure of the CPU it ran on (a fixed loop timed before the page loads; higher is faster)
     benchmarkIndex: report.environment.benchmarkIndex,
-    // what the run applied, as its report says (the calibration's multiplier, through the flag above)
+    // what the audit applied, as its report says
     cpuSlowdown: report.configSettings.throttling.cpuSlowdownMultiplier,
-    postHogCalls: standIn.calls.length - callsBefore,
+    postHogCalls: gathered.postHogCalls,
     seoFailing: report.categories.seo.auditRefs
       .filter((ref) => ref.weight > 0 && report.audits[ref.id].score !== null && report.audits[ref.id].score < 1)
       .map((ref) => ref.id),
   };
+}
+
+/**
+ * Lighthouse runs (mobile preset) of a set of pages, in the order given, calibrated as one set: each is
+ * gathered ({@link gatherRun}), then every run is audited at the slowdown for the median of the benchmark
+ * indexes they measured ({@link calibrationOfRuns}, which says why), so that the sides a budget compares
+ * are simulated on the same device. A run whose trace Lighthouse lost is gathered again (at most
+ * LIGHTHOUSE_ATTEMPTS times in all) and audited at the same slowdown.
+ * @param specs - `{ url, output }` per run: the page, and where its report goes
+ * @param gatherSlowdown - the slowdown of a calibration just before ({@link calibrate}), for the gathers' shim
+ * @returns `{ runs, calibration }`: each spec's result ({@link auditRun}), in order, and the set's calibration
+ * @throws Lighthouse's error when a run fails for another reason than a lost trace, or a third time
+ */
+async function lighthouseRuns(specs, standIn, gatherSlowdown) {
+  const artifactsOf = (output) => output.replace(/\.json$/, '-artifacts');
+  const gathered = [];
+  for (const { url, output } of specs) gathered.push(await gatherRun(url, artifactsOf(output), standIn, gatherSlowdown));
+  const calibration = calibrationOfRuns(gathered.map((g) => g.benchmarkIndex));
+  const runs = [];
+  for (const [i, { url, output }] of specs.entries()) {
+    let result = await auditRun(url, gathered[i], output, calibration.cpuSlowdown);
+    for (let attempt = 2; result.lostTrace; attempt += 1) {
+      if (attempt > LIGHTHOUSE_ATTEMPTS) throw new Error(`Lighthouse on ${url}, ${LIGHTHOUSE_ATTEMPTS} times: ${result.lostTrace}`);
+      console.log(`  Lighthouse could not trace ${url} (${result.lostTrace.match(/\(([A-Z_]+)\)/)?.[1] ?? 'error'}), running it again`);
+      result = await auditRun(url, await gatherRun(url, artifactsOf(output), standIn, gatherSlowdown), output, calibration.cpuSlowdown);
+    }
+    runs.push(result);
+  }
+  console.log(`  calibrated: the median of ${gathered.length} runs' CPU benchmark index, ${calibration.benchmarkIndex} (${Math.min(...calibration.samples)}–${Math.max(...calibration.samples)}): slowdown ${calibration.cpuSlowdown}×${calibration.emulates ? '' : ' (the host is slower than the device: not calibrated)'}`);
+  return { runs, calibration };
 }
 
 /** The median of each numeric field of `runs`, and the union of their failing SEO audits. */
@@ -326,36 +387,34 @@ const ORIGIN_OF = { floor: FLOOR_ORIGIN, page: ORIGIN, noPostHog: NO_POSTHOG_ORI
  * Lighthouse on `route` against its floor: LIGHTHOUSE_RUNS runs of the page (`ORIGIN`), of its no-script
  * copy (`FLOOR_ORIGIN`) and, unless `--analytics=off` (where the page is that already), of the page built
  * without PostHog (`NO_POSTHOG_ORIGIN`), in rounds whose order turns each time (so that no side always runs
- * on a warmer machine), and the medians of each. Each round calibrates the CPU first, and its sides run at
- * that slowdown. The budgets: FCP and LCP ≤ FLOOR_RATIO × the copy's; the TBT of the build without PostHog ≤
+ * on a warmer machine), and the medians of each. The route's runs are calibrated as one set
+ * ({@link lighthouseRuns}): every side at the same slowdown, from the median of the benchmark indexes its
+ * runs measured. The budgets: FCP and LCP ≤ FLOOR_RATIO × the copy's; the TBT of the build without PostHog ≤
  * the copy's + FLOOR_TBT_MS; PostHog's share (the page's TBT − the build without PostHog's) ≤
  * POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE; accessibility, best practices and SEO 100.
  * The absolute figures of DESIGN.md §4 (LCP ≤ 1.5 s, TBT ≤ 50 ms) are `info` lines.
- * @returns `{ page, floor, noPostHog, benchmarkIndex, calibration }`: each side the medians of its runs
- *   ({@link medianRun}); `noPostHog` null under `--analytics=off`; the median of Lighthouse's own benchmark
- *   index over every run of the route; and the rounds' calibrations: `{ benchmarkIndex, cpuSlowdown }`, the
- *   medians, and `rounds`, each round's
+ * @returns `{ page, floor, noPostHog, calibration }`: each side the medians of its runs ({@link medianRun});
+ *   `noPostHog` null under `--analytics=off`; the set's calibration ({@link calibrationOfRuns}: the median
+ *   index, every run's, the slowdown)
  */
 async function lighthouseAgainstFloor(route, standIn) {
   const sides = analyticsOff ? ['floor', 'page'] : ['floor', 'page', 'noPostHog'];
-  const runs = Object.fromEntries(sides.map((side) => [side, []]));
-  const rounds = [];
+  const { cpuSlowdown: gatherSlowdown } = await calibrate(`lighthouse ${route} (gathers)`);
+  const specs = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
-    const { benchmarkIndex, cpuSlowdown } = await calibrate(`lighthouse ${route}, round ${i + 1}`);
-    rounds.push({ benchmarkIndex, cpuSlowdown });
-    const order = sides.map((_, k) => sides[(k + i) % sides.length]);
-    for (const side of order) runs[side].push(await lighthouseRun(`${ORIGIN_OF[side]}${route}`, outputOf(route, side, i), standIn, cpuSlowdown));
+    for (let k = 0; k < sides.length; k += 1) {
+      const side = sides[(k + i) % sides.length];
+      specs.push({ side, url: `${ORIGIN_OF[side]}${route}`, output: outputOf(route, side, i) });
+    }
   }
+  const { runs: results, calibration } = await lighthouseRuns(specs, standIn, gatherSlowdown);
+  const runs = Object.fromEntries(sides.map((side) => [side, results.filter((_, i) => specs[i].side === side)]));
+  lighthouseCalibrations.push(calibration);
   const result = {
     page: medianRun(runs.page),
     floor: medianRun(runs.floor),
     noPostHog: runs.noPostHog ? medianRun(runs.noPostHog) : null,
-    benchmarkIndex: Math.round(median(Object.values(runs).flat().map((run) => run.benchmarkIndex))),
-    calibration: {
-      benchmarkIndex: median(rounds.map((r) => r.benchmarkIndex)),
-      cpuSlowdown: median(rounds.map((r) => r.cpuSlowdown)),
-      rounds,
-    },
+    calibration,
   };
   const { page: p, floor: f, noPostHog: n } = result;
   check(`FCP ${route} ÷ its no-script copy's`, +(p.fcpMs / f.fcpMs).toFixed(3), FLOOR_RATIO, '×');
@@ -388,10 +447,11 @@ async function lighthouseAgainstFloor(route, standIn) {
  * budgets: it is `noindex` and behind a sign-in).
  */
 async function lighthouseTeam(standIn) {
-  const { cpuSlowdown } = await calibrate(`lighthouse ${TEAM_ROUTE}`);
-  const runs = [];
-  for (let i = 0; i < TEAM_LIGHTHOUSE_RUNS; i += 1) runs.push(await lighthouseRun(`${ORIGIN}${TEAM_ROUTE}`, outputOf(TEAM_ROUTE, 'page', i), standIn, cpuSlowdown));
-  const result = medianRun(runs);
+  const { cpuSlowdown: gatherSlowdown } = await calibrate(`lighthouse ${TEAM_ROUTE} (gathers)`);
+  const specs = Array.from({ length: TEAM_LIGHTHOUSE_RUNS }, (_, i) => ({ url: `${ORIGIN}${TEAM_ROUTE}`, output: outputOf(TEAM_ROUTE, 'page', i) }));
+  const { runs, calibration } = await lighthouseRuns(specs, standIn, gatherSlowdown);
+  lighthouseCalibrations.push(calibration);
+  const result = { ...medianRun(runs), calibration };
   for (const category of ['accessibility', 'bestPractices']) {
     check(`Lighthouse ${category} ${TEAM_ROUTE}`, result[category], 100, '/100', result[category] >= 100);
   }
@@ -759,6 +819,10 @@ await calibrationBrowser?.close();
 if (calibrations.length > 0) {
   const tooSlow = calibrations.filter((c) => !c.emulates).length;
   check(`CPU calibrations the host was too slow for (benchmark index < ${SLOWEST_CALIBRATED_INDEX}), of ${calibrations.length}`, tooSlow, 0, '');
+}
+if (lighthouseCalibrations.length > 0) {
+  const tooSlow = lighthouseCalibrations.filter((c) => !c.emulates).length;
+  check(`Lighthouse sets the host was too slow for (the median of their runs' benchmark index < ${SLOWEST_CALIBRATED_INDEX}), of ${lighthouseCalibrations.length}`, tooSlow, 0, '');
 }
 if (wants('api')) results.api = await apiBenchmarks();
 if (wants('queue')) {

@@ -42,7 +42,7 @@ function calibrationSummary(calibrations) {
 
 /**
  * Renders the run's results as Markdown.
- * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, benchmarkIndex, calibration }`, `noPostHog` null under `--analytics=off`), `team`, `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
+ * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, calibration }`, the calibration `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, `noPostHog` null under `--analytics=off`), `team` (with its `calibration`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
  * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
@@ -83,28 +83,29 @@ function renderBenchmarks(results, run) {
       'the same build without a PostHog key, run in the same rounds: it tells the site\'s own long tasks from PostHog\'s. The',
       'lines: FCP and LCP ≤ 1.05× the floor\'s; TBT without PostHog ≤ the floor\'s + 30 ms; PostHog\'s share (the page\'s TBT',
       '− the TBT without PostHog) ≤ 150 ms; CLS 0; performance ≥ 95; accessibility, best practices and SEO 100.',
-      'Each round of the three sides first measures Lighthouse\'s benchmark index of the machine ("CPU index", higher is',
-      'faster) and slows the CPU down by what Lighthouse\'s calculator gives for it, 4× at 1,533 (the device the mobile preset',
-      'assumes) and +1× per 233 above 1,300: "calibration" is the median index and slowdown of the route\'s rounds (the range',
-      'in brackets), "index in runs" the median of the index each Lighthouse run measured itself.', '',
+      'The runs are calibrated to the device the mobile preset assumes: Lighthouse measures its benchmark index of the machine',
+      '("CPU index", higher is faster) a second before it loads each page, and every run of the route, all three sides, is',
+      'audited at the CPU slowdown that Lighthouse\'s calculator gives for the median of those indexes, 4× at 1,533 and +1× per',
+      '233 above 1,300 (the range of the runs\' indexes in brackets).', '',
       ...table(
-        ['route', 'FCP ms floor / page', 'FCP ×', 'LCP ms floor / page', 'LCP ×', 'TBT ms floor / without PostHog / page', 'PostHog\'s share ms', 'CLS page', 'perf', 'a11y', 'best practices', 'SEO', 'transfer KB page', 'PostHog calls', 'calibration: CPU index, slowdown ×', 'index in runs'],
-        lighthouse.map(([route, { page: p, floor: f, noPostHog: n, benchmarkIndex, calibration: c }]) => [
+        ['route', 'FCP ms floor / page', 'FCP ×', 'LCP ms floor / page', 'LCP ×', 'TBT ms floor / without PostHog / page', 'PostHog\'s share ms', 'CLS page', 'perf', 'a11y', 'best practices', 'SEO', 'transfer KB page', 'PostHog calls', 'CPU index of the runs', 'slowdown ×'],
+        lighthouse.map(([route, { page: p, floor: f, noPostHog: n, calibration: c }]) => [
           route,
           `${Math.round(f.fcpMs)} / ${Math.round(p.fcpMs)}`, (p.fcpMs / f.fcpMs).toFixed(3),
           `${Math.round(f.lcpMs)} / ${Math.round(p.lcpMs)}`, (p.lcpMs / f.lcpMs).toFixed(3),
           `${Math.round(f.tbtMs)} / ${n ? Math.round(n.tbtMs) : '–'} / ${Math.round(p.tbtMs)}`, n ? Math.round(p.tbtMs - n.tbtMs) : '–', p.cls,
           p.performance, p.accessibility, p.bestPractices, p.seo, p.transferKB.toFixed(0), p.postHogCalls,
-          `${c.benchmarkIndex} (${range(c.rounds.map((r) => r.benchmarkIndex))}), ${c.cpuSlowdown}× (${range(c.rounds.map((r) => r.cpuSlowdown))})`,
-          benchmarkIndex,
+          `${c.benchmarkIndex} (${range(c.samples)})`,
+          c.emulates ? c.cpuSlowdown : `${c.cpuSlowdown} (index < 150: not calibrated)`,
         ]),
       ));
   }
   const team = results.team;
   if (team) {
     lines.push('', `## Lighthouse, the team console (/team, median of ${team.runs} runs)`, '', ...table(
-      ['perf', 'a11y', 'best practices', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'transfer KB', 'PostHog calls'],
-      [[team.performance, team.accessibility, team.bestPractices, Math.round(team.fcpMs), Math.round(team.lcpMs), Math.round(team.tbtMs), team.cls, team.transferKB.toFixed(0), team.postHogCalls]],
+      ['perf', 'a11y', 'best practices', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'transfer KB', 'PostHog calls', 'CPU index of the runs', 'slowdown ×'],
+      [[team.performance, team.accessibility, team.bestPractices, Math.round(team.fcpMs), Math.round(team.lcpMs), Math.round(team.tbtMs), team.cls, team.transferKB.toFixed(0), team.postHogCalls,
+        `${team.calibration.benchmarkIndex} (${range(team.calibration.samples)})`, team.calibration.cpuSlowdown]],
     ));
   }
   const inp = results.inp;
@@ -154,7 +155,8 @@ function renderBenchmarks(results, run) {
   if (results.calibrations.length > 0) {
     lines.push('', '## CPU calibrations, in order', '',
       'Lighthouse\'s benchmark index (scripts/benchCpu.ts: Lighthouse\'s own page function, 3 measures in a blank page, the median)',
-      'and the CPU slowdown it gave the measure that followed.', '', ...table(
+      'and the CPU slowdown it gave the measure that followed (Lighthouse\'s runs gather with it, its shim of',
+      '`requestIdleCallback`; they are audited at their own calibration, in the tables above).', '', ...table(
         ['measure', 'at', 'CPU index', 'samples', 'slowdown ×'],
         results.calibrations.map((c) => [c.for, c.at, c.benchmarkIndex, c.samples.join(', '), c.emulates ? c.cpuSlowdown : `${c.cpuSlowdown} (index < 150: not calibrated)`]),
       ));

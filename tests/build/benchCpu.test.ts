@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
-import { calibrateCpu, cpuSlowdownFor } from '../../scripts/benchCpu.ts';
+import { calibrateCpu, calibrationOfRuns, cpuSlowdownFor, setAuditSlowdown } from '../../scripts/benchCpu.ts';
 
 // The bench's CPU calibration (DESIGN.md §3): Lighthouse's calculator, at the points its own docs name
 // (docs/throttling.md: 4× at 1,533, 3× at 1,300, 2× at 800, 1× at 150) and at its boundaries.
@@ -26,6 +26,25 @@ describe('the CPU slowdown for a benchmark index', () => {
   it('refuses a host slower than the device, and an index that is not a number', () => {
     expect(() => cpuSlowdownFor(149)).toThrow(/too slow/);
     expect(() => cpuSlowdownFor(Number.NaN)).toThrow(/too slow/);
+  });
+});
+
+describe('the calibration of a set of Lighthouse runs', () => {
+  it('is the slowdown for the median of the indexes the runs measured', () => {
+    expect(calibrationOfRuns([1533.4, 3594, 1300, 1765.6, 2100])).toEqual({ benchmarkIndex: 1766, samples: [1533, 3594, 1300, 1766, 2100], cpuSlowdown: 5, emulates: true });
+    expect(calibrationOfRuns([1533, 1300]).benchmarkIndex).toBe(1300); // the lower middle of an even count
+  });
+
+  it('gives runs on a host slower than the device no slowdown, says so, and refuses no runs at all', () => {
+    expect(calibrationOfRuns([149, 149, 3000])).toEqual({ benchmarkIndex: 149, samples: [149, 149, 3000], cpuSlowdown: 1, emulates: false });
+    expect(calibrationOfRuns([150]).emulates).toBe(true);
+    expect(() => calibrationOfRuns([])).toThrow(/no Lighthouse run/);
+  });
+
+  it("sets the slowdown a run's artifacts are audited at, and keeps the rest of their settings", () => {
+    const artifacts = { BenchmarkIndex: 1800, settings: { throttling: { rttMs: 150, cpuSlowdownMultiplier: 4 }, formFactor: 'mobile' } };
+    setAuditSlowdown(artifacts, 5.15);
+    expect(artifacts).toEqual({ BenchmarkIndex: 1800, settings: { throttling: { rttMs: 150, cpuSlowdownMultiplier: 5.15 }, formFactor: 'mobile' } });
   });
 });
 
