@@ -112,6 +112,9 @@ function machineDescriptionsOut(): Plugin {
 
 const app = appChunk();
 
+/** The `posthogSdk` chunk: the SDK's entry point and extensions, and the site's modules that import them. */
+const POSTHOG_SDK_MODULES = /\/src\/services\/posthog(Sdk|Session)\.ts$|\/node_modules\/posthog-js\/dist\/(module\.slim\.no-external|extension-bundles)\.js$/;
+
 /** React DOM, React, its scheduler and Vite's helper for dynamic imports: the `react-dom` chunk. */
 const REACT_DOM_MODULES = /\/node_modules\/(react|react-dom|scheduler)\/|vite\/preload-helper/;
 
@@ -150,6 +153,9 @@ export default defineConfig({
             // load), so that the entry's static import of it evaluates none of the app's code: React's
             // modules are CommonJS, run only when first required.
             { name: 'react-dom', test: (id: string) => app.modules.has(id) && REACT_DOM_MODULES.test(id), priority: 2 },
+            // PostHog's SDK with the steps of a tracking session that run it (src/services/posthogSession.ts),
+            // fetched after the load event: one chunk, named for the SDK it holds.
+            { name: 'posthogSdk', test: (id: string) => POSTHOG_SDK_MODULES.test(id), priority: 1 },
           ],
         },
       },

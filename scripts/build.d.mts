@@ -20,3 +20,9 @@ export function htmlFileOf(route: string): string;
 
 /** Builds the site into `outDir` and prerenders it; per route, its first-load JavaScript files. */
 export function buildSite(options?: { outDir?: string; logLevel?: 'info' | 'warn' | 'error' | 'silent' }): Promise<{ firstLoad: Record<string, string[]> }>;
+
+/**
+ * The chunks a route's entry loader fetches besides the app's: its page chunk and their static imports
+ * (`page`, with the app), and the parts the page loads after the load event (`deferred`); URLs (`/assets/…`).
+ */
+export function routeChunks(manifest: Record<string, unknown>, route: string, module?: string): { page: string[]; deferred: string[] };

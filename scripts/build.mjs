@@ -139,6 +139,35 @@ export function firstLoadChunks(manifest, route, module = PAGE_MODULES[route]) {
 }
 
 /**
+ * The chunks a route's entry loader fetches besides the app's ({@link entryLoader}), from Vite's build
+ * manifest: `page`, the route's page chunk and its static imports, which are part of its first load
+ * ({@link firstLoadChunks}) but which the app would only ask for once it runs; and `deferred`, the parts the
+ * page imports itself (src/components/lazyPart.tsx: the forms and the estimator, each loaded after the load
+ * event) with their static imports, less what the first load holds. Fetched by the loader rather than by
+ * the modules that import them, they come in one round trip, not one after another: on Lighthouse's slow
+ * 4G (562 ms a request), the estimator's slider had waited for the app, then the page, then its own chunk,
+ * and was enabled 2.6–3.5 s after the load event.
+ * @returns `{ page, deferred }`: URLs, e.g. `/assets/Home-….js`
+ * @throws when the route's page is not in the manifest (PAGE_MODULES is out of date)
+ */
+export function routeChunks(manifest, route, module = PAGE_MODULES[route]) {
+  const page = manifest[module];
+  if (!page) throw new Error(`no chunk for ${route} (${module}): update PAGE_MODULES in scripts/build.mjs`);
+  const app = new Set();
+  const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
+  for (const chunk of entries) withStaticImports(manifest, chunk, app);
+  for (const chunk of entries) for (const key of chunk.dynamicImports ?? []) if (key !== module) withStaticImports(manifest, manifest[key], app);
+  const firstLoad = new Set(firstLoadChunks(manifest, route, module));
+  const deferred = new Set();
+  for (const key of page.dynamicImports ?? []) withStaticImports(manifest, manifest[key], deferred);
+  const url = (file) => `/${file}`;
+  return {
+    page: [...firstLoad].filter((file) => !app.has(file)).map(url),
+    deferred: [...deferred].filter((file) => !firstLoad.has(file)).map(url),
+  };
+}
+
+/**
  * The team console's client build: the same entry (src/main.tsx) with `__TEAM_BUILD__` true, so that it
  * imports the console's app (src/app/team/hydrate.tsx) and nothing of the site's: its chunk graph has its
  * own React, and neither the consent machine, PostHog nor a public page. Built on its own, so that the
@@ -162,23 +191,33 @@ export async function buildTeamClient({ outDir, logLevel = 'warn' }) {
 /**
  * The entry loader: the one script a page holds, inline (so it costs no request), which imports the
  * page's entry (src/main.tsx's chunk) once the browser reports the first contentful paint, and preloads
- * that chunk's imports with it, static and dynamic (the app's chunks). The prerendered page is whole without any script, so nothing of
+ * that chunk's imports with it, static and dynamic (the app's chunks), and the route's page chunks (the
+ * root's `data-page-chunks`); then, once the load event has come too, the chunks of the parts the page
+ * loads after it (`data-deferred-chunks`: the forms, the estimator), at low priority, so that they come
+ * with the app's rather than after them ({@link routeChunks}). The prerendered page is whole without any script, so nothing of
  * the app competes with what that paint needs: with the entry as a `<script src>` and its imports as
  * `modulepreload` links, Chrome fetched and ran them before the paint, and Lighthouse's simulation counted
  * them as blocking it (FCP 29 % above the same page without scripts, `npm run bench`). A page that is
  * hidden before it paints never reports the paint: it starts when hidden; a browser without paint timing
  * (https://w3c.github.io/paint-timing/) or PerformanceObserver starts at once, as a module script would.
+ * The script is the same on every page (one hash in the Content-Security-Policy): the page's own chunks
+ * are data of its root element.
  * @param {string} entry - the entry chunk's URL, e.g. `/assets/index-….js`
  * @param {string[]} imports - the URLs of the chunks it imports, directly or not: statically, and the app's dynamically
  * @returns the script's text (its SHA-256 goes into the Content-Security-Policy)
  */
 function entryLoader(entry, imports) {
   return `let started = false;
+const preload = (href, fetchPriority = 'auto') => document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href, fetchPriority }));
+const chunks = (name) => (document.getElementById('root')?.dataset[name] ?? '').split(' ').filter(Boolean);
 const start = () => {
   if (started) return;
   started = true;
-  for (const href of ${JSON.stringify(imports)}) document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href }));
+  for (const href of [...${JSON.stringify(imports)}, ...chunks('pageChunks')]) preload(href);
   import(${JSON.stringify(entry)}).catch((error) => console.error('[app] could not be loaded:', error));
+  const deferred = () => chunks('deferredChunks').forEach((href) => preload(href, 'low'));
+  if (document.readyState === 'complete') deferred();
+  else window.addEventListener('load', deferred, { once: true });
 };
 if (document.visibilityState === 'hidden' || typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) start();
 else {
@@ -272,10 +311,11 @@ export async function buildSite({ outDir = 'dist', logLevel = 'info' } = {}) {
     for (const route of [...prerenderedRoutes, notFoundPath]) {
       const body = render(route);
       rendered.set(route, body);
+      const chunks = routeChunks(manifest, route);
       const page = template
         .replace(/<title>[^<]*<\/title>/, () => site.headHtml(route))
         .replace('</head>', `${site.structuredDataHtml(route)}</head>`)
-        .replace('<div id="root"></div>', `<div id="root" data-prerendered="${route}">${body}</div>`);
+        .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="${route}" data-page-chunks="${chunks.page.join(' ')}" data-deferred-chunks="${chunks.deferred.join(' ')}">${body}</div>`);
       await mkdir(dirname(join(out, htmlFileOf(route))), { recursive: true }); // /privacy-request/verify
       await writeFile(join(out, htmlFileOf(route)), page);
       firstLoad[route] = firstLoadChunks(manifest, route);

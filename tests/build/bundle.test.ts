@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPILE_HINT } from '../../vite.config';
-import { buildTeamClient, firstLoadChunks, PAGE_MODULES, TEAM_APP_MODULE, TEAM_ROUTE } from '../../scripts/build.mjs';
+import { buildTeamClient, firstLoadChunks, PAGE_MODULES, routeChunks, TEAM_APP_MODULE, TEAM_ROUTE } from '../../scripts/build.mjs';
 import { consentMachine } from '#machines/consentMachine';
 import { inviteMachine } from '#machines/inviteMachine';
 import { optOutToastMachine } from '#machines/optOutToastMachine';
@@ -96,6 +96,7 @@ describe("the site's production bundle", () => {
       'a form machine': 'ipLookupTimeout',
       'the outbox machine': 'untilNextAttempt',
       'the cost estimator': 'Write a number of queries, like 12M',
+      "analytics' PostHog steps (src/services/posthogSession.ts)": 'could not start session recording',
     };
     for (const [what, marker] of Object.entries(markers)) {
       expect([...files.values()].some((code) => code.includes(marker)), `${what} is in some chunk`).toBe(true);
@@ -108,6 +109,25 @@ describe("the site's production bundle", () => {
       }
     }
     expect(found).toEqual([]);
+  });
+});
+
+describe("the chunks a page's loader fetches besides the app's (scripts/build.mjs routeChunks)", () => {
+  const fileHolding = (marker: string) => [...files].find(([, code]) => code.includes(marker))?.[0];
+
+  it("fetches the route's page chunk with the app, and the parts the page loads after the load event at once after it, none of them first load", () => {
+    const home = routeChunks(manifest, '/');
+    expect(home.page).toEqual([`/${manifest['src/pages/Home.tsx']!.file}`]);
+    // the estimator and the invite form's machine, each in a part of the page, not in its first load
+    const deferred = [fileHolding('Write a number of queries, like 12M'), fileHolding('ipLookupTimeout')].map((name) => `/assets/${name}`);
+    expect(home.deferred).toEqual(expect.arrayContaining(deferred));
+    for (const route of Object.keys(PAGE_MODULES)) {
+      const { page, deferred: later } = routeChunks(manifest, route);
+      const firstLoad = firstLoadChunks(manifest, route).map((file) => `/${file}`);
+      expect(page.every((url) => firstLoad.includes(url)), route).toBe(true);
+      expect(later.filter((url) => firstLoad.includes(url)), route).toEqual([]);
+    }
+    expect(routeChunks(manifest, '/terms').deferred).toEqual([]); // a page without such parts
   });
 });
 

@@ -45,8 +45,12 @@ class FakeWorker extends EventTarget {
   }
 }
 
-/** Lets the dynamic imports and promise chains that follow an event run. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+/** Lets the dynamic imports (the session's chunk, the SDK's, the recorder's) and promise chains that follow an event run. */
+const settle = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  await vi.dynamicImportSettled();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+};
 
 function load() {
   readyState = 'complete';
