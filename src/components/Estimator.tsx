@@ -4,7 +4,7 @@ import { PRICE_PER_1000_QUERIES_USD } from '@/config/site';
 import { estimator as copy } from '@/content/estimator';
 import { handOverToInviteForm } from '@/estimator/inviteHandOver';
 import { useAfterHydration } from '@/hooks/useAfterHydration';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import {
   averageQpsText,
   estimate,

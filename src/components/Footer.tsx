@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { ConsentContext, OptOutToastContext } from '@/context/actors';
 import { useAfterHydration } from '@/hooks/useAfterHydration';
 import { BUILD_YEAR, PRODUCT_NAME } from '@/config/site';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { container } from '@/styles/layout.css';
 import * as styles from './Footer.css';
 

@@ -2,7 +2,7 @@ import { useId, type ChangeEvent, type ReactNode } from 'react';
 import { TEXT_LIMITS } from '#shared/submission';
 import { BLANK, textProblem } from '#shared/text';
 import { useAfterHydration } from '@/hooks/useAfterHydration';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as styles from './FormFields.css';
 
 export { fieldset, form as formLayout, legend } from './FormFields.css';

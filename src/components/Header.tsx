@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { PRODUCT_NAME } from '@/config/site';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { container } from '@/styles/layout.css';
 import * as styles from './Header.css';
 

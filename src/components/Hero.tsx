@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { P50_LATENCY_CLAIM_MS, PRICE_PER_1000_QUERIES_USD } from '@/config/site';
 import { hero } from '@/content/home';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { container, lede } from '@/styles/layout.css';
 import { formatUsd } from '@/utils/format';
 import * as styles from './Hero.css';

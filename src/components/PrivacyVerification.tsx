@@ -7,7 +7,7 @@ import { verifyPage as copy } from '@/content/verifyPrivacyRequest';
 import { useInspect } from '@/context/inspect';
 import { useAfterHydration } from '@/hooks/useAfterHydration';
 import { verifyMachine, type VerifiedRequest } from '#machines/verifyMachine';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as styles from './PrivacyVerification.css';
 
 const LONG_DATE = { dateStyle: 'long', timeZone: 'UTC' } as const;

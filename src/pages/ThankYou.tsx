@@ -1,7 +1,7 @@
 import { PageMeta } from '@/components/PageMeta';
 import { Link } from 'react-router-dom';
 import { thankYou } from '@/content/thankYou';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { container, lede, pageTitle, prose, section } from '@/styles/layout.css';
 import * as styles from './ThankYou.css';
 

@@ -3,7 +3,7 @@ import { NavLink, Outlet, useMatch } from 'react-router-dom';
 import { SignIn } from '@/components/team/SignIn';
 import { CONSOLE_NAME, frameCopy as copy } from '@/content/team';
 import { TeamSessionContext } from '@/context/team';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { TEAM_PATHS } from '#shared/team';
 import * as styles from './TeamFrame.css';
 

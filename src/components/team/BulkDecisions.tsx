@@ -1,6 +1,6 @@
 import type { DecisionTarget } from '#machines/teamDecisions';
 import type { Cohort } from '#shared/team';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { DecisionFlight, type DecisionActor } from './DecisionFlight';
 import { counted } from './format';
 import { InviteDecisions } from './InviteDecisions';

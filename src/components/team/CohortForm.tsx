@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { TEXT_LIMITS } from '#shared/submission';
 import type { CohortFieldErrors, NewCohort } from '#machines/teamCohortsMachine';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as fields from '@/components/FormFields.css';
 import * as styles from './Cohorts.css';
 import { Field } from './Field';

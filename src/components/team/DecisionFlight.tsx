@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { teamDecisionMachine } from '#machines/teamDecisionMachine';
 import type { DecisionDraft } from '#machines/teamDecisions';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as fields from '@/components/FormFields.css';
 import * as styles from './Decision.css';
 import { changedText, counted } from './format';

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useId, useState } from 'react';
 import type { DecisionDraft, DecisionTarget } from '#machines/teamDecisions';
 import type { Cohort } from '#shared/team';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as fields from '@/components/FormFields.css';
 import { Field } from './Field';
 import { ReasonDecision } from './ReasonDecision';

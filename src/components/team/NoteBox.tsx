@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { TEXT_LIMITS } from '#shared/submission';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as fields from '@/components/FormFields.css';
 import { Field } from './Field';
 import * as styles from './Request.css';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as styles from './TeamPanel.css';
 
 /**

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { TEXT_LIMITS } from '#shared/submission';
 import type { DecisionDraft, DecisionTarget } from '#machines/teamDecisions';
 import type { PrivacyOutcome } from '#shared/team';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import * as fields from '@/components/FormFields.css';
 import { Field } from './Field';
 import { ReasonDecision } from './ReasonDecision';

@@ -6,7 +6,7 @@ import * as fields from '@/components/FormFields.css';
 import { useInspect } from '@/context/inspect';
 import { TeamSessionContext } from '@/context/team';
 import { teamCohortsMachine } from '#machines/teamCohortsMachine';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { container, pageTitle, section } from '@/styles/layout.css';
 
 /**

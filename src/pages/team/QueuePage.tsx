@@ -12,7 +12,7 @@ import { TeamSessionContext } from '@/context/team';
 import { teamDecisionMachine } from '#machines/teamDecisionMachine';
 import { queueFiltersOf, queueQueryOf, teamQueueMachine } from '#machines/teamQueueMachine';
 import { TEAM_PATHS } from '#shared/team';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { container, pageTitle, section } from '@/styles/layout.css';
 
 /** What the live region says: loading, or how many requests are shown (and whether more can be loaded), and how many are selected. */

@@ -20,7 +20,7 @@ import { teamRequestMachine } from '#machines/teamRequestMachine';
 import type { DecisionTarget } from '#machines/teamDecisions';
 import { privacyRequestTypesOf } from '#shared/submission';
 import { TEAM_PATHS, type RequestDetail } from '#shared/team';
-import { button } from '@/styles/button.css';
+import { button } from '@/styles/button';
 import { container, pageTitle, section } from '@/styles/layout.css';
 
 /** The request a decision on this page is about: for a privacy request, with the types its form asked (spec §3's mapping). */
