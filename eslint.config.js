@@ -30,7 +30,7 @@ function layer(files, why, forbidden) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-ssr', 'node_modules', '.data', '.e2e', '.bench', 'coverage', 'test-results', 'playwright-report'] },
+  { ignores: ['dist', 'dist-ssr', 'build', 'node_modules', '.data', '.e2e', '.bench', 'coverage', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
