@@ -60,9 +60,7 @@ export async function calibrateCpu(browser: Browser): Promise<Calibration> {
       await page.close();
     }
   }
-  const benchmarkIndex = [...samples].sort((a, b) => a - b)[Math.floor((samples.length - 1) / 2)] ?? Number.NaN;
-  const emulates = benchmarkIndex >= SLOWEST_CALIBRATED_INDEX;
-  return { benchmarkIndex, samples, cpuSlowdown: emulates ? cpuSlowdownFor(benchmarkIndex) : 1, emulates };
+  return calibrationOfRuns(samples);
 }
 
 /** The part of Lighthouse's saved artifacts (`-G`, artifacts.json) that the bench reads and sets. */

@@ -156,7 +156,7 @@ export function routeChunks(manifest, route, module = PAGE_MODULES[route]) {
   const app = new Set();
   const entries = Object.values(manifest).filter((chunk) => chunk.isEntry);
   for (const chunk of entries) withStaticImports(manifest, chunk, app);
-  for (const chunk of entries) for (const key of chunk.dynamicImports ?? []) if (key !== module) withStaticImports(manifest, manifest[key], app);
+  for (const chunk of entries) for (const key of chunk.dynamicImports ?? []) withStaticImports(manifest, manifest[key], app);
   const firstLoad = new Set(firstLoadChunks(manifest, route, module));
   const deferred = new Set();
   for (const key of page.dynamicImports ?? []) withStaticImports(manifest, manifest[key], deferred);
