@@ -18,22 +18,23 @@
 //   its first call and the recorder come after it
 // - the CPU calibration (scripts/benchCpu.ts; DESIGN.md §3): the CPU slowdown Lighthouse's calculator gives
 //   for Lighthouse's benchmark index of the machine (4x at an index of 1,533), so that every throttled
-//   measure below emulates the device of Lighthouse's mobile preset, whatever the machine. A route's
-//   Lighthouse runs (27: three sides × LIGHTHOUSE_RUNS) are gathered first, then all audited at the slowdown
-//   for the median of the indexes they measured themselves, each a second before its page loaded: one
-//   index sample moved by 2x within a minute, the page's tasks did not, and a slowdown per run spread the
-//   page's TBT three times as wide (calibrationOfRuns). The INP flow and the submissions, whose slowdown
-//   throttles the CPU as they run, take it from 3 indexes measured just before. An index below 150 (a host
-//   slower than the device) cannot be calibrated: that measure fails its calibration line
-// - Lighthouse 12 (mobile preset: simulated slow 4G, the route's calibrated CPU slowdown), every route against its floor: the route's
+//   measure below emulates the device of Lighthouse's mobile preset, whatever the machine. One slowdown for
+//   the whole run: every Lighthouse run of every route (27 a route: three sides × LIGHTHOUSE_RUNS) and of the
+//   team console is gathered first, then all are audited at the slowdown for the median of the indexes they
+//   measured themselves, each a second before its page loaded (about 165 indexes over 45 minutes). One index
+//   sample moved by 2x within a minute while the page's tasks did not: a slowdown per run spread the page's
+//   TBT three times as wide, and one per route put the routes on devices 3.9–6.4x apart in one run
+//   (calibrationOfRuns). The INP flows and the submissions throttle the CPU as they run, at the same
+//   slowdown. An index below 150 (a host slower than the device) cannot be calibrated: that fails its line
+// - Lighthouse 12 (mobile preset: simulated slow 4G, the run's calibrated CPU slowdown), every route against its floor: the route's
 //   no-script copy (the same HTML without its scripts and preloads, nothing else changed; noScriptCopy),
 //   served by a second Sonde server; LIGHTHOUSE_RUNS runs of each, alternating, medians of FCP, LCP, TBT,
 //   CLS. A third side, in the same rounds, is the same build without a PostHog key (served by a third Sonde
 //   server). Lines: FCP and LCP ≤ FLOOR_RATIO × the copy's; the TBT of the build without PostHog ≤ the
 //   copy's + FLOOR_TBT_MS (the site's own long tasks); PostHog's share, the page's TBT − the build without
 //   PostHog's, ≤ POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE, accessibility, best
-//   practices, SEO 100; bytes transferred, the PostHog calls made, and Lighthouse's own benchmark index in
-//   its runs (median), beside the calibration's
+//   practices, SEO 100; bytes transferred, the PostHog calls made, and the benchmark indexes the route's
+//   runs measured (median, range), beside the run's slowdown
 // - INP: a Lighthouse user flow (timespan, mobile preset, the calibrated slowdown) on / with analytics on:
 //   the visitor types into the invite form's first field and moves the estimator's slider within 2 s of the
 //   load event; INP_RUNS flows, the median INP ≤ INP_BUDGET_MS (web.dev's "good")
@@ -172,14 +173,20 @@ const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 
 /** Every CPU calibration of the run, in order: `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`. */
 const calibrations = [];
-/** Every set of Lighthouse runs' calibration ({@link lighthouseRuns}): one per route, one for the team console. */
-const lighthouseCalibrations = [];
+/**
+ * The run's calibration, the device every throttled measure emulates: {@link calibrationOfRuns} of the
+ * benchmark indexes that every Lighthouse run of the bench measured (every route's, the team console's),
+ * set once they are all gathered; or, in a run without Lighthouse, one calibration ({@link calibrate}) before
+ * its first throttled measure. `{ benchmarkIndex, samples, cpuSlowdown, emulates }`.
+ */
+let runCalibration;
 /** The Chromium the calibrations measure in (launched on the first), idle in between. */
 let calibrationBrowser;
 
 /**
  * Calibrates the CPU now (scripts/benchCpu.ts) for the measure named `what`, and records it in
- * `calibrations`: the machine's load moves the index within a run, so each measure calibrates just before.
+ * `calibrations`: the slowdown of the Lighthouse gathers' shim of `requestIdleCallback`, measured before each
+ * set; in a run without Lighthouse, the run's calibration ({@link deviceCalibration}).
  * @returns `{ benchmarkIndex, samples, cpuSlowdown, emulates }` ({@link calibrateCpu})
  */
 async function calibrate(what) {
@@ -188,6 +195,15 @@ async function calibrate(what) {
   calibrations.push({ for: what, at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), ...calibration });
   console.log(`  CPU benchmark index ${calibration.benchmarkIndex} (${calibration.samples.join(', ')}): slowdown ${calibration.cpuSlowdown}×${calibration.emulates ? '' : ' (the host is slower than the device: not calibrated)'}`);
   return calibration;
+}
+
+/**
+ * The run's calibration ({@link runCalibration}), calibrating now for `what` when no Lighthouse run was
+ * gathered (`--only=inp`, `--only=submit`).
+ */
+async function deviceCalibration(what) {
+  runCalibration ??= await calibrate(what);
+  return runCalibration;
 }
 
 /**
@@ -341,33 +357,42 @@ async function auditRun(url, gathered, output, cpuSlowdown) {
 }
 
 /**
- * Lighthouse runs (mobile preset) of a set of pages, in the order given, calibrated as one set: each is
- * gathered ({@link gatherRun}), then every run is audited at the slowdown for the median of the benchmark
- * indexes they measured ({@link calibrationOfRuns}, which says why), so that the sides a budget compares
- * are simulated on the same device. A run whose trace Lighthouse lost is gathered again (at most
- * LIGHTHOUSE_ATTEMPTS times in all) and audited at the same slowdown.
+ * Gathers Lighthouse runs (mobile preset) of a set of pages, in the order given ({@link gatherRun}); they
+ * are audited later, with every other run of the bench, at one slowdown ({@link auditRuns}).
  * @param specs - `{ url, output }` per run: the page, and where its report goes
  * @param gatherSlowdown - the slowdown of a calibration just before ({@link calibrate}), for the gathers' shim
- * @returns `{ runs, calibration }`: each spec's result ({@link auditRun}), in order, and the set's calibration
- * @throws Lighthouse's error when a run fails for another reason than a lost trace, or a third time
+ * @returns `{ specs, gathered, gatherSlowdown }`: each spec's gathered run, in order
+ * @throws Lighthouse's error when a gather fails
  */
-async function lighthouseRuns(specs, standIn, gatherSlowdown) {
-  const artifactsOf = (output) => output.replace(/\.json$/, '-artifacts');
+async function gatherRuns(specs, standIn, gatherSlowdown) {
   const gathered = [];
   for (const { url, output } of specs) gathered.push(await gatherRun(url, artifactsOf(output), standIn, gatherSlowdown));
-  const calibration = calibrationOfRuns(gathered.map((g) => g.benchmarkIndex));
+  return { specs, gathered, gatherSlowdown };
+}
+
+const artifactsOf = (output) => output.replace(/\.json$/, '-artifacts');
+
+/**
+ * Audits a set of gathered runs ({@link gatherRuns}) at `cpuSlowdown`, the run's one slowdown
+ * ({@link runCalibration}), so that every side a budget compares, on every route, is simulated on the same
+ * device. A run whose trace Lighthouse lost is gathered again (at most LIGHTHOUSE_ATTEMPTS times in all)
+ * and audited at the same slowdown.
+ * @returns each spec's result ({@link auditRun}), in order
+ * @throws Lighthouse's error when a run fails for another reason than a lost trace, or a third time
+ */
+async function auditRuns({ specs, gathered, gatherSlowdown }, cpuSlowdown, standIn) {
   const runs = [];
   for (const [i, { url, output }] of specs.entries()) {
-    let result = await auditRun(url, gathered[i], output, calibration.cpuSlowdown);
+    let result = await auditRun(url, gathered[i], output, cpuSlowdown);
     for (let attempt = 2; result.lostTrace; attempt += 1) {
       if (attempt > LIGHTHOUSE_ATTEMPTS) throw new Error(`Lighthouse on ${url}, ${LIGHTHOUSE_ATTEMPTS} times: ${result.lostTrace}`);
       console.log(`  Lighthouse could not trace ${url} (${result.lostTrace.match(/\(([A-Z_]+)\)/)?.[1] ?? 'error'}), running it again`);
-      result = await auditRun(url, await gatherRun(url, artifactsOf(output), standIn, gatherSlowdown), output, calibration.cpuSlowdown);
+      gathered[i] = await gatherRun(url, artifactsOf(output), standIn, gatherSlowdown);
+      result = await auditRun(url, gathered[i], output, cpuSlowdown);
     }
     runs.push(result);
   }
-  console.log(`  calibrated: the median of ${gathered.length} runs' CPU benchmark index, ${calibration.benchmarkIndex} (${Math.min(...calibration.samples)}–${Math.max(...calibration.samples)}): slowdown ${calibration.cpuSlowdown}×${calibration.emulates ? '' : ' (the host is slower than the device: not calibrated)'}`);
-  return { runs, calibration };
+  return runs;
 }
 
 /** The median of each numeric field of `runs`, and the union of their failing SEO audits. */
@@ -384,20 +409,13 @@ const outputOf = (route, what, i) => join(OUT, `lh-${route === '/' ? 'home' : ro
 const ORIGIN_OF = { floor: FLOOR_ORIGIN, page: ORIGIN, noPostHog: NO_POSTHOG_ORIGIN };
 
 /**
- * Lighthouse on `route` against its floor: LIGHTHOUSE_RUNS runs of the page (`ORIGIN`), of its no-script
- * copy (`FLOOR_ORIGIN`) and, unless `--analytics=off` (where the page is that already), of the page built
- * without PostHog (`NO_POSTHOG_ORIGIN`), in rounds whose order turns each time (so that no side always runs
- * on a warmer machine), and the medians of each. The route's runs are calibrated as one set
- * ({@link lighthouseRuns}): every side at the same slowdown, from the median of the benchmark indexes its
- * runs measured. The budgets: FCP and LCP ≤ FLOOR_RATIO × the copy's; the TBT of the build without PostHog ≤
- * the copy's + FLOOR_TBT_MS; PostHog's share (the page's TBT − the build without PostHog's) ≤
- * POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE; accessibility, best practices and SEO 100.
- * The absolute figures of DESIGN.md §4 (LCP ≤ 1.5 s, TBT ≤ 50 ms) are `info` lines.
- * @returns `{ page, floor, noPostHog, calibration }`: each side the medians of its runs ({@link medianRun});
- *   `noPostHog` null under `--analytics=off`; the set's calibration ({@link calibrationOfRuns}: the median
- *   index, every run's, the slowdown)
+ * Gathers Lighthouse on `route` against its floor: LIGHTHOUSE_RUNS runs of the page (`ORIGIN`), of its
+ * no-script copy (`FLOOR_ORIGIN`) and, unless `--analytics=off` (where the page is that already), of the page
+ * built without PostHog (`NO_POSTHOG_ORIGIN`), in rounds whose order turns each time (so that no side always
+ * runs on a warmer machine). Audited later ({@link auditAgainstFloor}).
+ * @returns `{ route, sides, specs, gathered, gatherSlowdown }` ({@link gatherRuns})
  */
-async function lighthouseAgainstFloor(route, standIn) {
+async function gatherAgainstFloor(route, standIn) {
   const sides = analyticsOff ? ['floor', 'page'] : ['floor', 'page', 'noPostHog'];
   const { cpuSlowdown: gatherSlowdown } = await calibrate(`lighthouse ${route} (gathers)`);
   const specs = [];
@@ -407,14 +425,29 @@ async function lighthouseAgainstFloor(route, standIn) {
       specs.push({ side, url: `${ORIGIN_OF[side]}${route}`, output: outputOf(route, side, i) });
     }
   }
-  const { runs: results, calibration } = await lighthouseRuns(specs, standIn, gatherSlowdown);
+  return { route, sides, ...(await gatherRuns(specs, standIn, gatherSlowdown)) };
+}
+
+/**
+ * Audits a route's gathered runs ({@link gatherAgainstFloor}) at the run's calibration, and the medians of
+ * each side. The budgets: FCP and LCP ≤ FLOOR_RATIO × the copy's; the TBT of the build without PostHog ≤
+ * the copy's + FLOOR_TBT_MS; PostHog's share (the page's TBT − the build without PostHog's) ≤
+ * POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE; accessibility, best practices and SEO 100.
+ * The absolute figures of DESIGN.md §4 (LCP ≤ 1.5 s, TBT ≤ 50 ms) are `info` lines.
+ * @param calibration - the run's ({@link runCalibration})
+ * @returns `{ page, floor, noPostHog, indexes }`: each side the medians of its runs ({@link medianRun});
+ *   `noPostHog` null under `--analytics=off`; `indexes` the benchmark indexes the route's runs measured
+ *   ({@link calibrationOfRuns} of them: their median, each, and the slowdown they alone would have given)
+ */
+async function auditAgainstFloor(set, calibration, standIn) {
+  const { route, sides, specs } = set;
+  const results = await auditRuns(set, calibration.cpuSlowdown, standIn);
   const runs = Object.fromEntries(sides.map((side) => [side, results.filter((_, i) => specs[i].side === side)]));
-  lighthouseCalibrations.push(calibration);
   const result = {
     page: medianRun(runs.page),
     floor: medianRun(runs.floor),
     noPostHog: runs.noPostHog ? medianRun(runs.noPostHog) : null,
-    calibration,
+    indexes: calibrationOfRuns(set.gathered.map((g) => g.benchmarkIndex)),
   };
   const { page: p, floor: f, noPostHog: n } = result;
   check(`FCP ${route} ÷ its no-script copy's`, +(p.fcpMs / f.fcpMs).toFixed(3), FLOOR_RATIO, '×');
@@ -441,17 +474,22 @@ async function lighthouseAgainstFloor(route, standIn) {
   return result;
 }
 
-/**
- * Lighthouse on the team console's page, median of TEAM_LIGHTHOUSE_RUNS at one calibration's CPU slowdown, and DESIGN.md §4's budgets for
- * it: accessibility and best practices at 100, and no call to PostHog (its performance and SEO are not
- * budgets: it is `noindex` and behind a sign-in).
- */
-async function lighthouseTeam(standIn) {
+/** Gathers TEAM_LIGHTHOUSE_RUNS Lighthouse runs of the team console's page ({@link gatherRuns}). */
+async function gatherTeam(standIn) {
   const { cpuSlowdown: gatherSlowdown } = await calibrate(`lighthouse ${TEAM_ROUTE} (gathers)`);
   const specs = Array.from({ length: TEAM_LIGHTHOUSE_RUNS }, (_, i) => ({ url: `${ORIGIN}${TEAM_ROUTE}`, output: outputOf(TEAM_ROUTE, 'page', i) }));
-  const { runs, calibration } = await lighthouseRuns(specs, standIn, gatherSlowdown);
-  lighthouseCalibrations.push(calibration);
-  const result = { ...medianRun(runs), calibration };
+  return gatherRuns(specs, standIn, gatherSlowdown);
+}
+
+/**
+ * Audits the team console's runs ({@link gatherTeam}) at the run's calibration, their medians, and DESIGN.md
+ * §4's budgets for it: accessibility and best practices at 100, and no call to PostHog (its performance and
+ * SEO are not budgets: it is `noindex` and behind a sign-in).
+ * @returns the medians ({@link medianRun}) and `indexes`, as {@link auditAgainstFloor}'s
+ */
+async function auditTeam(set, calibration, standIn) {
+  const runs = await auditRuns(set, calibration.cpuSlowdown, standIn);
+  const result = { ...medianRun(runs), indexes: calibrationOfRuns(set.gathered.map((g) => g.benchmarkIndex)) };
   for (const category of ['accessibility', 'bestPractices']) {
     check(`Lighthouse ${category} ${TEAM_ROUTE}`, result[category], 100, '/100', result[category] >= 100);
   }
@@ -465,7 +503,7 @@ async function lighthouseTeam(standIn) {
  * submissions) around the load and a visitor's first interactions, which start at the load event and come
  * within INP_WINDOW_MS of it: typing into the invite form's first field (Full name), then moving the
  * estimator's slider three steps with the arrow key as soon as it is enabled (it is disabled until
- * hydrated). INP_RUNS flows, each after its own calibration, each in a fresh Chromium that presents a
+ * hydrated). INP_RUNS flows at the run's calibration ({@link deviceCalibration}), each in a fresh Chromium that presents a
  * phone's Chrome (not an automated one, which posthog-js would not record). Lines: the median INP ≤
  * INP_BUDGET_MS, and the slider moved within INP_WINDOW_MS of the load event in every run.
  * @returns `{ inpMs, runs }`: the median INP, ms, and each run's `{ inpMs, sliderMovedMs, benchmarkIndex,
@@ -475,7 +513,7 @@ async function lighthouseTeam(standIn) {
 async function inpFlow() {
   const runs = [];
   for (let i = 0; i < INP_RUNS; i += 1) {
-    const { benchmarkIndex, cpuSlowdown } = await calibrate(`INP flow, run ${i + 1}`);
+    const { benchmarkIndex, cpuSlowdown } = await deviceCalibration('INP flow');
     const browser = await puppeteer.launch({
       executablePath: CHROME, headless: true, ignoreDefaultArgs: ['--enable-automation'],
       args: [...CHROME_ARGS, '--disable-blink-features=AutomationControlled'],
@@ -769,7 +807,7 @@ const standIn = await startPostHogStandIn(POSTHOG_PORT);
 console.log(analyticsOff ? 'building without a PostHog key (--analytics=off): analytics never loads…' : `building with PostHog key ${POSTHOG_KEY}, host ${standIn.origin} (the local stand-in)…`);
 const { firstLoad } = await buildSite(standIn.origin);
 const bundle = await firstLoadJavaScript(firstLoad); // always: cheap, and the build is needed anyway
-const results = { bundle, postHog: {}, lighthouse: {}, team: null, inp: null, submit: {}, api: {}, queue: null, calibrations };
+const results = { bundle, postHog: {}, lighthouse: {}, team: null, inp: null, submit: {}, api: {}, queue: null, calibrations, calibration: null };
 if (['lighthouse', 'size', 'submit', 'team', 'inp'].some(wants)) {
   const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
   let floorServer;
@@ -788,20 +826,31 @@ if (['lighthouse', 'size', 'submit', 'team', 'inp'].some(wants)) {
       console.log(`PostHog timing ${route}…`);
       results.postHog[route] = await postHogTiming(route, standIn);
     }
+    const routeSets = [];
     for (const route of wants('lighthouse') ? lighthouseRoutes : []) {
-      console.log(`lighthouse ${route}, its no-script copy${analyticsOff ? '' : ' and the page without PostHog'}, ×${LIGHTHOUSE_RUNS} each, in turn…`);
-      results.lighthouse[route] = await lighthouseAgainstFloor(route, standIn);
+      console.log(`lighthouse ${route}, its no-script copy${analyticsOff ? '' : ' and the page without PostHog'}, ×${LIGHTHOUSE_RUNS} each, in turn (gathered)…`);
+      routeSets.push(await gatherAgainstFloor(route, standIn));
     }
+    let teamSet;
     if (wants('team')) {
-      console.log(`lighthouse ${TEAM_ROUTE} ×${TEAM_LIGHTHOUSE_RUNS}…`);
-      results.team = await lighthouseTeam(standIn);
+      console.log(`lighthouse ${TEAM_ROUTE} ×${TEAM_LIGHTHOUSE_RUNS} (gathered)…`);
+      teamSet = await gatherTeam(standIn);
     }
+    const sets = [...routeSets, ...(teamSet ? [teamSet] : [])];
+    if (sets.length > 0) {
+      runCalibration = calibrationOfRuns(sets.flatMap((set) => set.gathered.map((g) => g.benchmarkIndex)));
+      const { benchmarkIndex, samples, cpuSlowdown, emulates } = runCalibration;
+      console.log(`calibrated: the median of ${samples.length} Lighthouse runs' CPU benchmark index, ${benchmarkIndex} (${Math.min(...samples)}–${Math.max(...samples)}): slowdown ${cpuSlowdown}×${emulates ? '' : ' (the host is slower than the device: not calibrated)'}; auditing every run at it…`);
+      check(`the run's calibration: the median of its Lighthouse runs' benchmark index ≥ ${SLOWEST_CALIBRATED_INDEX} (the host is not slower than the device)`, benchmarkIndex, SLOWEST_CALIBRATED_INDEX, '', emulates);
+    }
+    for (const set of routeSets) results.lighthouse[set.route] = await auditAgainstFloor(set, runCalibration, standIn);
+    if (teamSet) results.team = await auditTeam(teamSet, runCalibration, standIn);
     if (wants('inp')) {
       console.log(`INP: a Lighthouse user flow on /, ×${INP_RUNS}…`);
       results.inp = await inpFlow();
     }
     for (const side of wants('submit') ? ['calibrated', 'none'] : []) {
-      const { benchmarkIndex, cpuSlowdown } = side === 'calibrated' ? await calibrate('submit → /thank-you') : { benchmarkIndex: null, cpuSlowdown: 1 };
+      const { benchmarkIndex, cpuSlowdown } = side === 'calibrated' ? await deviceCalibration('submit → /thank-you') : { benchmarkIndex: null, cpuSlowdown: 1 };
       console.log(`submit → /thank-you ×${SUBMISSIONS}, CPU slowdown ${cpuSlowdown}x…`);
       const samples = await submitLatency(cpuSlowdown);
       const p50 = median(samples);
@@ -820,15 +869,12 @@ if (calibrations.length > 0) {
   const tooSlow = calibrations.filter((c) => !c.emulates).length;
   check(`CPU calibrations the host was too slow for (benchmark index < ${SLOWEST_CALIBRATED_INDEX}), of ${calibrations.length}`, tooSlow, 0, '');
 }
-if (lighthouseCalibrations.length > 0) {
-  const tooSlow = lighthouseCalibrations.filter((c) => !c.emulates).length;
-  check(`Lighthouse sets the host was too slow for (the median of their runs' benchmark index < ${SLOWEST_CALIBRATED_INDEX}), of ${lighthouseCalibrations.length}`, tooSlow, 0, '');
-}
 if (wants('api')) results.api = await apiBenchmarks();
 if (wants('queue')) {
   results.queue = await queueBenchmark({ startSondeServer, median, percentile, check }, { pgliteDir: resolve(OUT, 'pglite-queue'), port: PORT + 3, distDir: DIST });
 }
 
+results.calibration = runCalibration ?? null;
 results.budgets = budgets;
 await writeFile(join(OUT, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 const report = await writeBenchmarks(results, { routes: ROUTES, parts: only?.join(', ') ?? 'all', analytics: analyticsOff ? 'off' : 'on', postgres: results.api.postgres !== undefined });

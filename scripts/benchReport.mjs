@@ -42,7 +42,7 @@ function calibrationSummary(calibrations) {
 
 /**
  * Renders the run's results as Markdown.
- * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, calibration }`, the calibration `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, `noPostHog` null under `--analytics=off`), `team` (with its `calibration`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
+ * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, indexes }`, `indexes` the route's runs' benchmark indexes `{ benchmarkIndex, samples }`, `noPostHog` null under `--analytics=off`), `team` (with its `indexes`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibration` (the run's: `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, or null), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
  * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
@@ -61,7 +61,8 @@ function renderBenchmarks(results, run) {
     `- machine: ${machineOf()}`,
     `- parts: ${run.parts}; analytics: ${run.analytics}; PostgreSQL: ${run.postgres ? 'measured' : 'not measured (DATABASE_URL unset)'}`,
     `- result: ${results.budgets.filter((b) => b.ok && !b.info).length} budget lines passed, ${failed} failed, ${results.budgets.filter((b) => b.info).length} informative`,
-    `- CPU calibration: ${calibrationSummary(results.calibrations)}`,
+    `- the run's calibration: ${results.calibration ? `benchmark index ${results.calibration.benchmarkIndex} (the median of ${results.calibration.samples.length}: ${range(results.calibration.samples)}), CPU slowdown ${results.calibration.cpuSlowdown}×${results.calibration.emulates ? '' : ' (index < 150: not calibrated)'}, for every Lighthouse run, INP flow and submission` : 'none (no throttled measure in this run)'}`,
+    `- CPU calibrations before each set (the gathers' shim): ${calibrationSummary(results.calibrations)}`,
     '',
     '## First load and PostHog timing',
     '',
@@ -84,19 +85,19 @@ function renderBenchmarks(results, run) {
       'lines: FCP and LCP ≤ 1.05× the floor\'s; TBT without PostHog ≤ the floor\'s + 30 ms; PostHog\'s share (the page\'s TBT',
       '− the TBT without PostHog) ≤ 150 ms; CLS 0; performance ≥ 95; accessibility, best practices and SEO 100.',
       'The runs are calibrated to the device the mobile preset assumes: Lighthouse measures its benchmark index of the machine',
-      '("CPU index", higher is faster) a second before it loads each page, and every run of the route, all three sides, is',
-      'audited at the CPU slowdown that Lighthouse\'s calculator gives for the median of those indexes, 4× at 1,533 and +1× per',
-      '233 above 1,300 (the range of the runs\' indexes in brackets).', '',
+      '("CPU index", higher is faster) a second before it loads each page, and every run of the bench, every route and side, is',
+      'audited at the one CPU slowdown that Lighthouse\'s calculator gives for the median of all those indexes, 4× at 1,533 and',
+      '+1× per 233 above 1,300. The CPU index column is the median of the route\'s own runs (their range in brackets).', '',
       ...table(
         ['route', 'FCP ms floor / page', 'FCP ×', 'LCP ms floor / page', 'LCP ×', 'TBT ms floor / without PostHog / page', 'PostHog\'s share ms', 'CLS page', 'perf', 'a11y', 'best practices', 'SEO', 'transfer KB page', 'PostHog calls', 'CPU index of the runs', 'slowdown ×'],
-        lighthouse.map(([route, { page: p, floor: f, noPostHog: n, calibration: c }]) => [
+        lighthouse.map(([route, { page: p, floor: f, noPostHog: n, indexes }]) => [
           route,
           `${Math.round(f.fcpMs)} / ${Math.round(p.fcpMs)}`, (p.fcpMs / f.fcpMs).toFixed(3),
           `${Math.round(f.lcpMs)} / ${Math.round(p.lcpMs)}`, (p.lcpMs / f.lcpMs).toFixed(3),
           `${Math.round(f.tbtMs)} / ${n ? Math.round(n.tbtMs) : '–'} / ${Math.round(p.tbtMs)}`, n ? Math.round(p.tbtMs - n.tbtMs) : '–', p.cls,
           p.performance, p.accessibility, p.bestPractices, p.seo, p.transferKB.toFixed(0), p.postHogCalls,
-          `${c.benchmarkIndex} (${range(c.samples)})`,
-          c.emulates ? c.cpuSlowdown : `${c.cpuSlowdown} (index < 150: not calibrated)`,
+          `${indexes.benchmarkIndex} (${range(indexes.samples)})`,
+          p.cpuSlowdown,
         ]),
       ));
   }
@@ -105,7 +106,7 @@ function renderBenchmarks(results, run) {
     lines.push('', `## Lighthouse, the team console (/team, median of ${team.runs} runs)`, '', ...table(
       ['perf', 'a11y', 'best practices', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'transfer KB', 'PostHog calls', 'CPU index of the runs', 'slowdown ×'],
       [[team.performance, team.accessibility, team.bestPractices, Math.round(team.fcpMs), Math.round(team.lcpMs), Math.round(team.tbtMs), team.cls, team.transferKB.toFixed(0), team.postHogCalls,
-        `${team.calibration.benchmarkIndex} (${range(team.calibration.samples)})`, team.calibration.cpuSlowdown]],
+        `${team.indexes.benchmarkIndex} (${range(team.indexes.samples)})`, team.cpuSlowdown]],
     ));
   }
   const inp = results.inp;
@@ -122,7 +123,7 @@ function renderBenchmarks(results, run) {
   const submit = Object.entries(results.submit);
   if (submit.length > 0) {
     lines.push('', '## Submit → /thank-you (IP service hanging)', '',
-      'In Chromium, CPU slowed down through CDP\'s Emulation.setCPUThrottlingRate: calibrated just before (the line: p50 ≤ 300 ms),',
+      'In Chromium, CPU slowed down through CDP\'s Emulation.setCPUThrottlingRate: at the run\'s calibration (the line: p50 ≤ 300 ms),',
       'and not slowed down (informative).', '', ...table(
         ['CPU slowdown ×', 'CPU index', 'p50 ms', 'p90 ms', 'samples'],
         submit.map(([, s]) => [s.cpuSlowdown, s.benchmarkIndex, s.p50Ms, s.p90Ms, s.samples.length]),
@@ -156,7 +157,7 @@ function renderBenchmarks(results, run) {
     lines.push('', '## CPU calibrations, in order', '',
       'Lighthouse\'s benchmark index (scripts/benchCpu.ts: Lighthouse\'s own page function, 3 measures in a blank page, the median)',
       'and the CPU slowdown it gave the measure that followed (Lighthouse\'s runs gather with it, its shim of',
-      '`requestIdleCallback`; they are audited at their own calibration, in the tables above).', '', ...table(
+      '`requestIdleCallback`; they are all audited at the run\'s calibration, at the top).', '', ...table(
         ['measure', 'at', 'CPU index', 'samples', 'slowdown ×'],
         results.calibrations.map((c) => [c.for, c.at, c.benchmarkIndex, c.samples.join(', '), c.emulates ? c.cpuSlowdown : `${c.cpuSlowdown} (index < 150: not calibrated)`]),
       ));
