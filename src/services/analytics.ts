@@ -8,12 +8,13 @@ import type { PostHogSession } from './posthogSession';
  * for a visitor who opted out or sends GPC.
  *
  * It never costs the visitor the page: nothing of PostHog is requested before the load
- * event. Five steps, each in an idle period of its own (so no two are one long task): importing the
+ * event. Six steps, each in an idle period of its own (so no two are one long task): importing the
  * SDK (src/services/posthogSdk.ts: the slim entry point with two extensions) with the steps' own code
  * (src/services/posthogSession.ts, so that none of it is in a page's first load), creating the page's
  * first Intl object (which the SDK's first event would otherwise create; ICU's start is paid by a
- * worker), initialising the SDK, importing the session recorder (src/services/posthogRecorder.ts), and
- * starting the recording; so recording never starts inside the load window.
+ * worker), initialising the SDK, capturing the first page view (compressed by the browser, off the main
+ * thread) beside importing the session recorder (src/services/posthogRecorder.ts), and starting the
+ * recording; so recording never starts inside the load window.
  *
  * This module keeps no state of its own: each period of allowed tracking is one {@link AnalyticsSession},
  * owned by the consent machine's invoked `analytics` actor (machines/consentMachine.ts), which starts it

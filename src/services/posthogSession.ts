@@ -7,7 +7,8 @@ import { extensionClasses, posthog, type PostHog, type PostHogConfig } from './p
 // (src/services/posthogSdk.ts): src/services/analytics.ts imports it in the first idle period after the
 // load event, so that the SDK's evaluation is that period's task, and nothing of PostHog, nor this code,
 // is in a page's first load. Each later step has an idle period of its own: the page's first Intl object,
-// the SDK's init, the recorder's chunk (src/services/posthogRecorder.ts), the recording's start.
+// the SDK's init, the first page view, the recorder's chunk (src/services/posthogRecorder.ts), the
+// recording's start.
 
 /** A period of allowed tracking, once its PostHog steps have started ({@link startPostHogSession}). */
 export interface PostHogSession {
@@ -45,13 +46,38 @@ function warmUpIntlOffMainThread(): Promise<void> {
   });
 }
 
+/** The SDK once a session's {@link loadPostHog} is done: `initialised` when this session's call initialised it. */
+interface LoadedPostHog {
+  posthog: PostHog;
+  initialised: boolean;
+}
+
+/**
+ * Resolves once the page is visible (at once when it is), as the SDK waits before its own first page
+ * view: a page prerendered or opened in a background tab is not a page view until it is seen. Never rejects.
+ */
+function pageVisible(): Promise<void> {
+  return new Promise((resolve) => {
+    if (document.visibilityState === 'visible') {
+      resolve();
+      return;
+    }
+    const onChange = () => {
+      if (document.visibilityState !== 'visible') return;
+      document.removeEventListener('visibilitychange', onChange);
+      resolve();
+    };
+    document.addEventListener('visibilitychange', onChange);
+  });
+}
+
 /**
  * Creates the page's first Intl object in the next idle period (the SDK was evaluated in the one before,
  * with this module) and, in the one after, initialises the SDK once, or points an already initialised SDK
  * at the new session's gate. Resolves to null when the session ended meanwhile, and to null, logged, when
  * the SDK throws.
  */
-async function loadPostHog(key: string, gate: (event: { event: string } | null) => unknown, isRunning: () => boolean): Promise<PostHog | null> {
+async function loadPostHog(key: string, gate: (event: { event: string } | null) => unknown, isRunning: () => boolean): Promise<LoadedPostHog | null> {
   try {
     const intlWarm = warmUpIntlOffMainThread();
     // Evaluating the chunk and initialising the SDK are each a long task on a slow phone: not one task.
@@ -65,19 +91,26 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
     const beforeSend = gate as NonNullable<PostHogConfig['before_send']>;
     if (posthog.__loaded) {
       posthog.set_config({ before_send: beforeSend });
-      return posthog;
+      return { posthog, initialised: false };
     }
     posthog.init(key, {
       api_host: POSTHOG_HOST,
       persistence: 'memory', // spec §7.3: memory-only: no cookie, no localStorage
       person_profiles: 'identified_only',
-      capture_pageview: 'history_change', // page views, including client-side route changes
+      // Page views (spec §7.3) as `'history_change'` (set just below): the first one, then one per
+      // client-side route change. Off during init: the SDK's own first page view is sent "instantly",
+      // which compresses it with fflate's gzip inside that task (a third of it, measured), where any
+      // other event is compressed by the browser's CompressionStream, off the main thread.
+      capture_pageview: false,
       capture_pageleave: true,
       // Started by startAnalyticsSession once the recorder's chunk is in, not by init.
       disable_session_recording: true,
       // The head's meta, scripts and comments left out of the recording (rrweb's slimDOMOptions, all but
       // title changes): a replay never shows them, and the first full snapshot is a long task.
-      session_recording: { recordCrossOriginIframes: false, slimDOMOptions: true },
+      // inlineStylesheetBudgetRules: every stylesheet over 1 rule is recorded as it is written, not
+      // serialised again rule by rule through the CSSOM (14% of the first snapshot, measured). The site
+      // has one stylesheet, the static text inlined in each page's head; no script changes its rules.
+      session_recording: { recordCrossOriginIframes: false, slimDOMOptions: true, inlineStylesheetBudgetRules: 1 },
       // Not in spec §7.3's list, so off: click autocapture, surveys, exceptions, heatmaps, dead clicks.
       autocapture: false,
       disable_surveys: true,
@@ -91,7 +124,10 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
       before_send: beforeSend,
       __extensionClasses: extensionClasses,
     });
-    return posthog;
+    // From now on the SDK captures the page view of every client-side route change (its history
+    // autocapture starts on this setting); the first one is captured by startPostHogSession.
+    posthog.set_config({ capture_pageview: 'history_change' });
+    return { posthog, initialised: true };
   } catch (error) {
     console.warn('[analytics] PostHog could not be loaded; analytics is off', error);
     return null;
@@ -111,14 +147,33 @@ async function startRecording(posthog: PostHog, isRunning: () => boolean): Promi
 }
 
 /**
- * Starts the PostHog steps of one period of allowed tracking: the first Intl object, init, the recorder,
- * the recording, each in an idle period of its own, none once `isRunning()` is false. Every event passes
- * the period's gate (`before_send`), which drops it once the period has ended. Never throws.
+ * Captures the page's first page view (`$pageview`, spec §7.3) in an idle period of its own once the page
+ * is visible, as the SDK would at init (which it is kept from: {@link loadPostHog}), unless the session
+ * ended meanwhile.
+ */
+async function captureFirstPageView(posthog: PostHog, isRunning: () => boolean): Promise<void> {
+  try {
+    if (!(await nextIdlePeriod(isRunning))) return;
+    await pageVisible();
+    if (isRunning()) posthog.capture('$pageview');
+  } catch (error) {
+    console.warn('[analytics] could not send the first page view', error);
+  }
+}
+
+/**
+ * Starts the PostHog steps of one period of allowed tracking: the first Intl object, init, the first page
+ * view and the recorder's chunk (side by side), the recording, each in an idle period of its own, none
+ * once `isRunning()` is false. Every event passes the period's gate (`before_send`), which drops it once
+ * the period has ended. Never throws.
  * @param key - the PostHog project key (VITE_POSTHOG_KEY)
  * @param isRunning - whether the period still lasts (false once the visitor opted out)
  */
 export function startPostHogSession(key: string, isRunning: () => boolean): PostHogSession {
-  const sdk = loadPostHog(key, (event) => (isRunning() ? event : null), isRunning);
+  const sdk = loadPostHog(key, (event) => (isRunning() ? event : null), isRunning).then((loaded) => {
+    if (loaded?.initialised) void captureFirstPageView(loaded.posthog, isRunning);
+    return loaded?.posthog ?? null;
+  });
   const recording = sdk.then((loaded) => (loaded && isRunning() ? startRecording(loaded, isRunning) : undefined));
   return {
     capture({ event, properties }) {

@@ -1,5 +1,6 @@
+import { gunzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { E2E_ANALYTICS_PORT, E2E_POSTHOG_HOST } from './constants';
 import { expect, fillInviteForm, interceptPostHog, test, uniqueEmail } from './fixtures';
 
@@ -22,6 +23,22 @@ async function storageKeys(page: Page): Promise<string[]> {
 }
 
 const postHogKey = /ph_|posthog|__ph/i;
+
+/**
+ * The events in PostHog's event requests (`/e/`), in order, each request once: each body is JSON (one
+ * event, an array of them, or `{ batch }`), gzip-compressed or not (by fflate or the browser's
+ * CompressionStream: told by gzip's magic bytes).
+ */
+function postHogEvents(requests: Request[]): Array<{ event: string; properties: Record<string, unknown> }> {
+  return [...new Set(requests)].filter((r) => new URL(r.url()).pathname.startsWith('/e/')).flatMap((r) => {
+    const body = r.postDataBuffer();
+    if (!body) return [];
+    const gzipped = body[0] === 0x1f && body[1] === 0x8b;
+    const parsed = JSON.parse((gzipped ? gunzipSync(body) : body).toString('utf8')) as object | object[];
+    if (Array.isArray(parsed)) return parsed;
+    return 'batch' in parsed && Array.isArray(parsed.batch) ? parsed.batch : [parsed];
+  });
+}
 
 test.describe('tracking consent and PostHog in a real browser', () => {
   test('a default visitor is tracked: PostHog requests are made', async ({ page }) => {
@@ -108,6 +125,18 @@ test.describe('tracking consent and PostHog in a real browser', () => {
     // before the load event: nothing from PostHog's host and no PostHog chunk
     const early = timing.resources.filter((r) => r.startTime < timing.loadEventEnd).map((r) => r.name);
     expect(early.filter((name) => name.includes(POSTHOG_HOST) || /posthog/i.test(name))).toEqual([]);
+  });
+
+  test('page views: one for the page loaded, then one per client-side route change', async ({ page }) => {
+    const requests = await interceptPostHog(page);
+    const pageViews = () => postHogEvents(requests).filter((e) => e.event === '$pageview').map((e) => e.properties.$pathname);
+    await page.goto('/');
+    await expect.poll(pageViews, { timeout: 10_000 }).toEqual(['/']);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(page).toHaveURL(/\/privacy$/);
+    await expect.poll(pageViews, { timeout: 10_000 }).toEqual(['/', '/privacy']);
+    await page.goBack();
+    await expect.poll(pageViews, { timeout: 10_000 }).toEqual(['/', '/privacy', '/']);
   });
 
   test('with GPC on: no PostHog request over a visit and a submission, nothing stored, the notice shown', async ({ page }) => {
