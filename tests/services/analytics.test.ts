@@ -66,7 +66,7 @@ async function runIdleCallback() {
 }
 
 describe('analytics loading (PostHog never costs the visitor the page)', () => {
-  it('loads nothing before the load event; then, each in an idle period of its own: the SDK, the first Intl object, its init, the recorder, recording', async () => {
+  it('loads nothing before the load event; then, each in an idle period of its own: the SDK, the first Intl object, its init, the first page view and the recorder, recording', async () => {
     const session = startAnalyticsSession();
     session.capture({ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } });
     await settle();
@@ -90,8 +90,13 @@ describe('analytics loading (PostHog never costs the visitor the page)', () => {
     // the event captured while the page was loading is sent, not lost
     expect(posthog.sentEvents('invite_request_submitted')).toEqual([{ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } }]);
     expect(posthog.recording).toBe(false);
+    // route changes' page views are the SDK's (history_change); the first one is not sent by init
+    expect(posthog.config?.capture_pageview).toBe('history_change');
+    expect(posthog.sentEvents('$pageview')).toEqual([]);
 
-    await runIdleCallback(); // the recorder's chunk
+    await runIdleCallback(); // the first page view, in an idle period of its own
+    expect(posthog.sentEvents('$pageview')).toHaveLength(1);
+    await runIdleCallback(); // the recorder's chunk, asked for beside the page view
     expect(posthog.recording).toBe(false);
     await runIdleCallback(); // recording starts in the idle period after
     expect(posthog.recording).toBe(true);
@@ -129,7 +134,9 @@ describe('analytics loading (PostHog never costs the visitor the page)', () => {
     expect(posthog.initCalls).toBe(1);
     session.stop();
     await runIdleCallback();
+    await runIdleCallback();
     expect(posthog.recording).toBe(false);
+    expect(posthog.sentEvents('$pageview')).toEqual([]);
     expect(posthog.isCapturing()).toBe(false);
   });
 
