@@ -6,16 +6,19 @@ import { OptOutToast } from '@/components/OptOutToast';
 import * as styles from './Layout.css';
 import { PageErrorBoundary } from './PageErrorBoundary';
 import { useFocusOnNavigation } from './useFocusOnNavigation';
+import { usePageViews } from './usePageViews';
 import { useScrollToHash } from './useScrollToHash';
 
 /**
  * Shared layout of every route (spec §2): skip link, sticky header, main landmark, footer. A page that
  * throws while rendering shows PageError inside the layout, until the visitor goes to another address
- * (spec §8); after each navigation focus moves to the new page's heading.
+ * (spec §8); after each navigation focus moves to the new page's heading, and its page view is counted
+ * (spec §7.3).
  */
 export function Layout() {
   useScrollToHash();
   useFocusOnNavigation();
+  usePageViews();
   const { key } = useLocation();
   return (
     <div className={styles.shell}>

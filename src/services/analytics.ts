@@ -27,6 +27,12 @@ import type { PostHogSession } from './posthogSession';
  * ignored (spec §8): analytics never breaks the page or a form.
  */
 
+/** PostHog's name of a page view (spec §7.3), which the SDK completes with the page's URL, title and referrer. */
+export const PAGE_VIEW_EVENT = '$pageview';
+
+/** The page view of a client-side route change (src/app/usePageViews.ts). */
+export const PAGE_VIEW: AnalyticsEvent = { event: PAGE_VIEW_EVENT, properties: {} };
+
 /** An analytics event to send (spec §7.3): its name and its properties. */
 export interface AnalyticsEvent {
   /** e.g. `invite_request_submitted` (INVITE_SUBMITTED_EVENT) */

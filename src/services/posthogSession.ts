@@ -1,5 +1,5 @@
 import { POSTHOG_HOST, INTL_WARMUP_TIMEOUT_MS } from '@/config/site';
-import type { AnalyticsEvent } from './analytics';
+import { PAGE_VIEW_EVENT, type AnalyticsEvent } from './analytics';
 import { nextIdlePeriod } from './idle';
 import { extensionClasses, posthog, type PostHog, type PostHogConfig } from './posthogSdk';
 
@@ -97,10 +97,10 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
       api_host: POSTHOG_HOST,
       persistence: 'memory', // spec §7.3: memory-only: no cookie, no localStorage
       person_profiles: 'identified_only',
-      // Page views (spec §7.3) as `'history_change'` (set just below): the first one, then one per
-      // client-side route change. Off during init: the SDK's own first page view is sent "instantly",
-      // which compresses it with fflate's gzip inside that task (a third of it, measured), where any
-      // other event is compressed by the browser's CompressionStream, off the main thread.
+      // Page views (spec §7.3) are captured by the site: the first one by startPostHogSession, then one
+      // per client-side route change (src/app/usePageViews.ts). The SDK's own first page view is sent
+      // "instantly", which compresses it with fflate's gzip inside its task (a third of it, measured),
+      // where any other event is compressed by the browser's CompressionStream, off the main thread.
       capture_pageview: false,
       capture_pageleave: true,
       // Started by startAnalyticsSession once the recorder's chunk is in, not by init.
@@ -124,9 +124,6 @@ async function loadPostHog(key: string, gate: (event: { event: string } | null) 
       before_send: beforeSend,
       __extensionClasses: extensionClasses,
     });
-    // From now on the SDK captures the page view of every client-side route change (its history
-    // autocapture starts on this setting); the first one is captured by startPostHogSession.
-    posthog.set_config({ capture_pageview: 'history_change' });
     return { posthog, initialised: true };
   } catch (error) {
     console.warn('[analytics] PostHog could not be loaded; analytics is off', error);
@@ -149,13 +146,14 @@ async function startRecording(posthog: PostHog, isRunning: () => boolean): Promi
 /**
  * Captures the page's first page view (`$pageview`, spec §7.3) in an idle period of its own once the page
  * is visible, as the SDK would at init (which it is kept from: {@link loadPostHog}), unless the session
- * ended meanwhile.
+ * ended meanwhile or a route change's page view came first (`captured()`: that one was of the page the
+ * visitor is on by then). Never throws.
  */
-async function captureFirstPageView(posthog: PostHog, isRunning: () => boolean): Promise<void> {
+async function captureFirstPageView(posthog: PostHog, isRunning: () => boolean, captured: () => boolean): Promise<void> {
   try {
     if (!(await nextIdlePeriod(isRunning))) return;
     await pageVisible();
-    if (isRunning()) posthog.capture('$pageview');
+    if (isRunning() && !captured()) posthog.capture(PAGE_VIEW_EVENT);
   } catch (error) {
     console.warn('[analytics] could not send the first page view', error);
   }
@@ -165,21 +163,30 @@ async function captureFirstPageView(posthog: PostHog, isRunning: () => boolean):
  * Starts the PostHog steps of one period of allowed tracking: the first Intl object, init, the first page
  * view and the recorder's chunk (side by side), the recording, each in an idle period of its own, none
  * once `isRunning()` is false. Every event passes the period's gate (`before_send`), which drops it once
- * the period has ended. Never throws.
+ * the period has ended. A route change's page view asked for before the SDK is initialised is dropped, as
+ * the SDK's own history autocapture, not yet running then, would have missed it: the first page view,
+ * sent once it is, is of the page the visitor is on by then. Never throws.
  * @param key - the PostHog project key (VITE_POSTHOG_KEY)
  * @param isRunning - whether the period still lasts (false once the visitor opted out)
  */
 export function startPostHogSession(key: string, isRunning: () => boolean): PostHogSession {
-  const sdk = loadPostHog(key, (event) => (isRunning() ? event : null), isRunning).then((loaded) => {
-    if (loaded?.initialised) void captureFirstPageView(loaded.posthog, isRunning);
-    return loaded?.posthog ?? null;
+  let loaded = false;
+  let pageViewCaptured = false;
+  const sdk = loadPostHog(key, (event) => (isRunning() ? event : null), isRunning).then((result) => {
+    loaded = result !== null;
+    if (result?.initialised) void captureFirstPageView(result.posthog, isRunning, () => pageViewCaptured);
+    return result?.posthog ?? null;
   });
   const recording = sdk.then((loaded) => (loaded && isRunning() ? startRecording(loaded, isRunning) : undefined));
   return {
     capture({ event, properties }) {
-      void sdk.then((loaded) => {
+      if (event === PAGE_VIEW_EVENT) {
+        if (!loaded) return;
+        pageViewCaptured = true;
+      }
+      void sdk.then((posthog) => {
         try {
-          if (isRunning()) loaded?.capture(event, { ...properties });
+          if (isRunning()) posthog?.capture(event, { ...properties });
         } catch (error) {
           console.warn(`[analytics] could not send ${event}`, error);
         }

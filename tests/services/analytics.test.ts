@@ -90,8 +90,8 @@ describe('analytics loading (PostHog never costs the visitor the page)', () => {
     // the event captured while the page was loading is sent, not lost
     expect(posthog.sentEvents('invite_request_submitted')).toEqual([{ event: 'invite_request_submitted', properties: { workEmail: 'ada@example.com' } }]);
     expect(posthog.recording).toBe(false);
-    // route changes' page views are the SDK's (history_change); the first one is not sent by init
-    expect(posthog.config?.capture_pageview).toBe('history_change');
+    // page views are the site's: init sends none
+    expect(posthog.config?.capture_pageview).toBe(false);
     expect(posthog.sentEvents('$pageview')).toEqual([]);
 
     await runIdleCallback(); // the first page view, in an idle period of its own

@@ -48,7 +48,7 @@ describe('tracking consent in the views (spec §4, §7.3)', () => {
     expect(posthog.config).toMatchObject({
       persistence: 'memory',
       person_profiles: 'identified_only',
-      capture_pageview: 'history_change',
+      capture_pageview: false, // page views are the site's: the first once the SDK is in, then one per route change
       capture_pageleave: true,
       session_recording: { recordCrossOriginIframes: false },
       disable_external_dependency_loading: true,
@@ -56,6 +56,22 @@ describe('tracking consent in the views (spec §4, §7.3)', () => {
     // the first page view went through the session's before_send gate
     expect(posthog.sentEvents('$pageview')).toHaveLength(1);
     expect(posthog.isCapturing()).toBe(true);
+  });
+
+  it('a client-side route change is a page view; a section of the same page (#hash) is not', async () => {
+    const { user } = renderApp('/');
+    await waitFor(() => expect(posthog.recording).toBe(true));
+    expect(posthog.sentEvents('$pageview')).toHaveLength(1); // the page loaded
+    await user.click(within(screen.getByRole('banner')).getByRole('link', { name: 'Pricing' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(posthog.sentEvents('$pageview')).toHaveLength(1); // #pricing: the same page
+    await user.click(within(screen.getByRole('contentinfo')).getByRole('link', { name: 'Privacy Policy' }));
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: /privacy policy/i })).toBeInTheDocument());
+    await waitFor(() => expect(posthog.sentEvents('$pageview')).toHaveLength(2));
+    await user.click(within(screen.getByRole('banner')).getByRole('link', { name: 'FAQ' }));
+    await waitFor(() => expect(posthog.sentEvents('$pageview')).toHaveLength(3)); // back on /
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(posthog.sentEvents('$pageview')).toHaveLength(3);
   });
 
   it("the footer button stores 'rejected', stops capture and recording, and shows the confirmation for 3000 ms", async () => {
