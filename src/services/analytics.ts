@@ -9,7 +9,7 @@ import type { PostHogSession } from './posthogSession';
  *
  * It never costs the visitor the page: nothing of PostHog is requested before the load
  * event. Six steps, each in an idle period of its own (so no two are one long task): importing the
- * SDK (src/services/posthogSdk.ts: the slim entry point with two extensions) with the steps' own code
+ * SDK (src/services/posthogSdk.ts: the slim entry point with session recording) with the steps' own code
  * (src/services/posthogSession.ts, so that none of it is in a page's first load), creating the page's
  * first Intl object (which the SDK's first event would otherwise create; ICU's start is paid by a
  * worker), initialising the SDK, capturing the first page view (compressed by the browser, off the main

@@ -177,7 +177,7 @@ export function startPostHogSession(key: string, isRunning: () => boolean): Post
     if (result?.initialised) void captureFirstPageView(result.posthog, isRunning, () => pageViewCaptured);
     return result?.posthog ?? null;
   });
-  const recording = sdk.then((loaded) => (loaded && isRunning() ? startRecording(loaded, isRunning) : undefined));
+  const recording = sdk.then((instance) => (instance && isRunning() ? startRecording(instance, isRunning) : undefined));
   return {
     capture({ event, properties }) {
       if (event === PAGE_VIEW_EVENT) {
