@@ -506,8 +506,9 @@ async function auditTeam(set, calibration, standIn) {
  * as DevTools does, so the calibrated slowdown goes to CDP's Emulation.setCPUThrottlingRate, as for the
  * submissions) around the load and a visitor's first interactions, which start at the load event and come
  * within INP_WINDOW_MS of it: typing into the invite form's first field (Full name), then moving the
- * estimator's slider three steps with the arrow key as soon as it is enabled (it is disabled until
- * hydrated). INP_RUNS flows at the run's calibration ({@link deviceCalibration}), each in a fresh Chromium that presents a
+ * estimator's slider three steps with the arrow key as soon as it is enabled (the page's first script
+ * enables it as the page paints, src/config/beforeHydration.ts; the estimator, hydrated after the load
+ * event, takes a move made before then), so the presses may meet the app's hydration. INP_RUNS flows at the run's calibration ({@link deviceCalibration}), each in a fresh Chromium that presents a
  * phone's Chrome (not an automated one, which posthog-js would not record). Lines: the median INP ≤
  * INP_BUDGET_MS, and the slider moved within INP_WINDOW_MS of the load event in every run.
  * @returns `{ inpMs, runs }`: the median INP, ms, and each run's `{ inpMs, sliderMovedMs, benchmarkIndex,

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { build, loadEnv } from 'vite';
 import { netlifyHeadersFile, securityHeaders, vercelConfig } from '../server/http/securityHeaders.ts';
+import { ENABLED_BEFORE_HYDRATION } from '../src/config/beforeHydration.ts';
 import { ICON_SIZES, renderIcon, renderShareImage } from './images.ts';
 import { llmsFullText, mainOf } from './llmsFull.ts';
 import { bundleServer, SERVER_BUILD_DIR } from './serverBundle.mjs';
@@ -201,13 +202,16 @@ export async function buildTeamClient({ outDir, logLevel = 'warn' }) {
  * hidden before it paints never reports the paint: it starts when hidden; a browser without paint timing
  * (https://w3c.github.io/paint-timing/) or PerformanceObserver starts at once, as a module script would.
  * The script is the same on every page (one hash in the Content-Security-Policy): the page's own chunks
- * are data of its root element.
+ * are data of its root element. First of all, as the document has been parsed, it enables the controls
+ * that work before hydration (src/hooks/useChangeBeforeHydration.ts: the estimator's slider), which
+ * stay disabled without JavaScript.
  * @param {string} entry - the entry chunk's URL, e.g. `/assets/index-….js`
  * @param {string[]} imports - the URLs of the chunks it imports, directly or not: statically, and the app's dynamically
  * @returns the script's text (its SHA-256 goes into the Content-Security-Policy)
  */
 function entryLoader(entry, imports) {
-  return `let started = false;
+  return `for (const control of document.querySelectorAll('[${ENABLED_BEFORE_HYDRATION}]')) control.disabled = false;
+let started = false;
 const preload = (href, fetchPriority = 'auto') => document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href, fetchPriority }));
 const chunks = (name) => (document.getElementById('root')?.dataset[name] ?? '').split(' ').filter(Boolean);
 const start = () => {

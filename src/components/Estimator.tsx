@@ -4,6 +4,8 @@ import { PRICE_PER_1000_QUERIES_USD } from '@/config/site';
 import { estimator as copy } from '@/content/estimator';
 import { handOverToInviteForm } from '@/estimator/inviteHandOver';
 import { useAfterHydration } from '@/hooks/useAfterHydration';
+import { ENABLED_BEFORE_HYDRATION } from '@/config/beforeHydration';
+import { useChangeBeforeHydration } from '@/hooks/useChangeBeforeHydration';
 import { button } from '@/styles/button';
 import {
   averageQpsText,
@@ -76,8 +78,11 @@ function readPeak(peakText: string, shareText: string) {
  * an invite with this estimate" hands it to the invite form's fields and draft.
  *
  * Prerendered with the 5M example, which the first render after hydration repeats: the fields are
- * read-only and the slider disabled until then, so the section reads the same before hydration and
- * without JavaScript, and a shared address's volume is shown once hydrated.
+ * read-only until then, so the section reads the same before hydration and without JavaScript, and a
+ * shared address's volume is shown once hydrated. The slider is disabled in the HTML, and enabled as the
+ * page paints by its first script (ENABLED_BEFORE_HYDRATION): on a slow phone the estimator hydrates
+ * seconds later, and a move made before then is taken as the volume when it does. Until then the slider
+ * has no `aria-valuetext`, which would still name the example's volume.
  */
 export function Estimator() {
   const id = useId();
@@ -115,6 +120,9 @@ export function Estimator() {
     setTyped((before) => ({ ...before, queries: formatQueries(volume), lastQueries: volume }));
     writeAddress(volume);
   };
+
+  const sliderPosition = sliderPositionOf(queries);
+  const sliderRef = useChangeBeforeHydration(String(sliderPosition), (position) => slide(Number(position)));
 
   const writePeak = (change: Partial<Pick<Typed, 'peakQps' | 'shareOfDay'>>) => {
     const next = { ...typed, ...change };
@@ -177,16 +185,19 @@ export function Estimator() {
               {copy.slider(formatQueries(SLIDER_MIN_QUERIES), formatQueries(SLIDER_MAX_QUERIES))}
             </label>
             <input
+              ref={sliderRef}
               id={ids.slider}
               type="range"
               className={styles.slider}
               min={0}
               max={SLIDER_QUERIES.length - 1}
               step={1}
-              value={sliderPositionOf(queries)}
+              value={sliderPosition}
               onChange={(event) => slide(Number(event.currentTarget.value))}
               disabled={!hydrated}
-              aria-valuetext={`${queriesInWords(queries)} queries`}
+              {...{ [ENABLED_BEFORE_HYDRATION]: '' }}
+              suppressHydrationWarning
+              aria-valuetext={hydrated ? `${queriesInWords(queries)} queries` : undefined}
             />
             <p className={styles.sliderEnds} aria-hidden="true">
               <span>{formatQueries(SLIDER_MIN_QUERIES)}</span>

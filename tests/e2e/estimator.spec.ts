@@ -10,9 +10,12 @@ const slider = (page: Page) => estimator(page).getByRole('slider', { name: 'Quer
 const result = (page: Page) => estimator(page).locator('output');
 const inviteForm = (page: Page) => page.getByRole('form', { name: 'Request an invite' });
 
-/** The estimator's code loads after the load event; its slider is enabled once it has hydrated. */
+/**
+ * The estimator's code loads after the load event; its queries field can be written in once it has
+ * hydrated (its slider works from the page's first script, before that).
+ */
 async function waitForEstimator(page: Page) {
-  await expect(slider(page)).toBeEnabled();
+  await expect(queriesField(page)).toBeEditable();
 }
 
 /** Presses Tab until `target` has focus (at most `max` times), as a keyboard user gets there. */
@@ -33,6 +36,29 @@ async function focusVisible(target: Locator): Promise<boolean> {
 }
 
 test.describe('cost estimator', () => {
+  test('keeps a move of the slider made before its code has come in: the estimator takes it when it hydrates', async ({ page }) => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/Estimator-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/');
+    // enabled by the page's first script, before hydration; the field stays read-only until then
+    await expect(slider(page)).toBeEnabled();
+    await expect(queriesField(page)).not.toBeEditable();
+    await slider(page).focus();
+    for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowRight');
+    await expect(result(page)).toContainText('For 5M queries a month:'); // nothing follows it yet
+    release();
+    await waitForEstimator(page);
+    await expect(queriesField(page)).toHaveValue('10M');
+    await expect(result(page)).toHaveText(/For 10M queries a month:\s*\$2,000 a month\s*\$24,000 a year/);
+    await expect(slider(page)).toHaveAttribute('aria-valuetext', '10 million queries');
+    await expect(page).toHaveURL(/\/\?queries=10M#pricing$/);
+    await expect(slider(page)).toBeFocused();
+  });
+
   test('works by keyboard alone: typing, the slider, the peak, and the hand-over to the invite form', async ({ page }) => {
     await page.goto('/');
     await waitForEstimator(page);

@@ -25,7 +25,8 @@ function watchConsole(page: Page): string[] {
 
 /**
  * Waits until every part of the page has hydrated: each of its buttons is enabled once its part has, and
- * the cost estimator's slider once the estimator has.
+ * the cost estimator's queries field can be written in once the estimator has (its slider is enabled
+ * before, by the page's first script).
  */
 async function waitForHydration(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Do Not Sell or Share My Personal Information' })).toBeEnabled();
@@ -33,8 +34,8 @@ async function waitForHydration(page: Page): Promise<void> {
     const submit = page.locator('main').getByRole('button', { name, exact: true });
     if (await submit.count()) await expect(submit).toBeEnabled();
   }
-  const slider = page.locator('main').getByRole('slider');
-  if (await slider.count()) await expect(slider).toBeEnabled();
+  const queries = page.locator('main').getByRole('textbox', { name: 'Queries per month' });
+  if (await queries.count()) await expect(queries).toBeEditable();
   await page.waitForLoadState('networkidle');
 }
 

@@ -110,6 +110,8 @@ test.describe('prerendered pages', () => {
     await expect(page.getByRole('form', { name: 'Request an invite' }).getByRole('button', { name: 'Request invite' })).toBeDisabled();
     // the opt-out button too: before hydration a click on it would do nothing
     await expect(page.getByRole('contentinfo').getByRole('button', { name: 'Do Not Sell or Share My Personal Information' })).toBeDisabled();
+    // and the estimator's slider, which the page's first script enables: without it, a move would change nothing
+    await expect(page.getByRole('slider', { name: /^Queries per month/ })).toBeDisabled();
     await page.goto('/privacy-request');
     await expect(page.getByRole('button', { name: 'Submit request' })).toBeDisabled();
     await context.close();

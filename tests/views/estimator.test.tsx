@@ -6,6 +6,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Estimator } from '@/components/Estimator';
 import { STORAGE_KEYS } from '@/config/site';
+import { ENABLED_BEFORE_HYDRATION } from '@/config/beforeHydration';
 import { handOverToInviteForm, receiveInviteHandOvers } from '@/estimator/inviteHandOver';
 import { inviteFormElement } from '../inviteFixtures';
 import { appAt, renderApp } from '../renderApp';
@@ -233,6 +234,36 @@ describe('prerendered, then hydrated', () => {
     act(() => hydrated?.root.unmount());
     hydrated?.container.remove();
     hydrated = undefined;
+  });
+
+  it('keeps a move of the slider made before hydration: the page\'s first script enables it, and hydration takes its volume', async () => {
+    const consoleError = vi.spyOn(console, 'error');
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(appAt('/'));
+    document.body.append(container);
+    // disabled in the HTML, so that without JavaScript it does nothing, and without the example's
+    // volume as its text, which a move before hydration would make untrue
+    expect(slider()).toBeDisabled();
+    expect(slider()).not.toHaveAttribute('aria-valuetext');
+    // what the entry loader does as the page paints (scripts/build.mjs), then the visitor's three ArrowRight
+    // presses on the native range input (jsdom has no native stepping), before any React code has run
+    for (const control of container.querySelectorAll(`[${ENABLED_BEFORE_HYDRATION}]`)) (control as HTMLInputElement).disabled = false;
+    expect(slider()).toBeEnabled();
+    slider().value = String(Number(slider().value) + 3);
+    expect(resultLines()[1]).toBe('$1,000 a month'); // nothing follows it yet
+    const recoverable: unknown[] = [];
+    await act(async () => {
+      startTransition(() => {
+        // a shared address's volume, which the visitor's move came after
+        hydrated = { container, root: hydrateRoot(container, appAt('/?queries=12M#pricing'), { onRecoverableError: (error) => recoverable.push(error) }) };
+      });
+    });
+    await waitFor(() => expect(queriesField()).not.toHaveAttribute('readonly'));
+    expect(queriesField()).toHaveValue('10M');
+    expect(slider()).toHaveAttribute('aria-valuetext', '10 million queries');
+    expect(resultLines()).toEqual(['For 10M queries a month:', '$2,000 a month', '$24,000 a year', 'about 3.9 QPS on average']);
+    expect(recoverable).toEqual([]);
+    expect(consoleError).not.toHaveBeenCalled();
   });
 
   it('reads the 5M example before hydration, hydrates on it with no mismatch, then shows the shared address\'s estimate', async () => {
