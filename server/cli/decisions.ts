@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { REVIEW_STATES, type InviteDecision, type ReviewState } from '#machines/inviteReviewMachine';
-import { addCohort, addNote, decideInvites, DecisionRefusedError, listCohorts } from '../db/decisions.ts';
+import { addCohort, listCohorts } from '../db/cohorts.ts';
+import { addNote, decideInvites, DecisionRefusedError } from '../db/decisions.ts';
 import { auditCommandLine } from '../db/team.ts';
 import { TEAM_COHORT_CAPACITY_MAX } from '../limits.ts';
 import { ExitError, isoDate, oneLineName, oneLineText, requestIdArgument, UUID } from './arguments.ts';

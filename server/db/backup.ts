@@ -7,7 +7,8 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import { isPgliteDirInUse, MIGRATIONS_FOLDER, openDatabase, type Db } from './database.ts';
+import { MIGRATIONS_FOLDER, openDatabase, type Db } from './database.ts';
+import { isPgliteDirInUse } from './pgliteDir.ts';
 
 /**
  * A consistent copy of the PGlite database behind `db`, opened by this process (the running server's,

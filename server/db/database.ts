@@ -3,7 +3,6 @@ import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import lockfile from 'proper-lockfile';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
@@ -13,6 +12,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { PGLITE_LOCK_STALE_MS, POSTGRES_POOL_SIZE } from '../limits.ts';
+import { lockPgliteDir, PGLITE_DIR_MODE } from './pgliteDir.ts';
 import * as schema from './schema.ts';
 
 /**
@@ -60,53 +60,6 @@ export interface Database {
 
 /** Where the database is: a `postgres://` URL, or PGlite in a directory (`memory://` for tests). */
 export type DatabaseLocation = { url: string } | { pgliteDir: string };
-
-/**
- * The mode of PGlite's data directory: the stored requests are personal data, so only the server's
- * operating-system user may read, write or enter it (`rwx------`). Set on creation and on every open,
- * so an older directory (0755, as `mkdir` made it under the usual umask) is tightened at start.
- */
-export const PGLITE_DIR_MODE = 0o700;
-
-/** The lock file beside PGlite's data that the process holding the directory keeps fresh. */
-const PGLITE_LOCK_FILE = '.sonde.lock';
-
-/**
- * Takes the directory's lock, waiting up to `waitMs` for a dead holder's lock to go stale.
- * @returns a function that releases it
- * @throws Error "… is in use by another process" when a live process holds it
- */
-async function lockPgliteDir(dir: string, waitMs: number): Promise<() => Promise<void>> {
-  try {
-    return await lockfile.lock(dir, {
-      lockfilePath: join(dir, PGLITE_LOCK_FILE),
-      stale: PGLITE_LOCK_STALE_MS,
-      update: PGLITE_LOCK_STALE_MS / 5,
-      retries: { retries: Math.ceil(waitMs / 1000), minTimeout: 1000, maxTimeout: 1000 },
-      // Losing the lock (the disk stalled past `stale`) must not crash the server mid-request.
-      onCompromised: (error) => console.error(`[database] the lock on ${dir} was compromised: ${error.message}`),
-    });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ELOCKED') {
-      throw new Error(`${dir} is in use by another process (a running Sonde server?)`, { cause: error });
-    }
-    throw error;
-  }
-}
-
-/**
- * Whether a live process holds PGlite's directory `dir` (its lock is there and fresh): a running server,
- * or a command line that opened it. A directory that does not exist, or whose holder died (its lock gone
- * stale), is not in use.
- */
-export async function isPgliteDirInUse(dir: string): Promise<boolean> {
-  try {
-    return await lockfile.check(dir, { lockfilePath: join(dir, PGLITE_LOCK_FILE), stale: PGLITE_LOCK_STALE_MS, realpath: false });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return false;
-    throw error;
-  }
-}
 
 /** `fn` run on the first call only; later calls get the first call's promise. */
 function once(fn: () => Promise<void>): () => Promise<void> {

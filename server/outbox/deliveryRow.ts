@@ -1,6 +1,6 @@
 import type { SubmissionBody } from '#shared/submission';
 import type { ClaimedDelivery } from '../db/deliveries.ts';
-import type { CoveredRequest, Delivery } from './sender.ts';
+import type { CoveredRequest, Delivery } from './channel.ts';
 
 /** A timestamp as either driver returns it, as a Date; null stays null. */
 export const asDate = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { DecisionEvent } from '../db/schema.ts';
 import { WEBHOOK_DELIVERY_DEADLINE_MS } from '../limits.ts';
-import type { Channel, Delivery } from './sender.ts';
+import type { Channel, Delivery } from './channel.ts';
 import { postWebhook } from './webhook.ts';
 
 /** Where the decision events go, and how they are signed (server/config.ts). */

@@ -18,7 +18,7 @@ import { addressOf } from '../db/mailbox.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import { teamNewRequest } from './messages/teamNewRequest.ts';
 import { PermanentDeliveryError, problemOf } from './failures.ts';
-import type { Channel, Delivery } from './sender.ts';
+import type { Channel, Delivery } from './channel.ts';
 
 /** The mail settings (server/config.ts). */
 export interface MailSettings {

@@ -1,10 +1,11 @@
 import { RETENTION } from '#shared/policy';
 import type { MailPreview, PreviewRequest } from '#shared/team';
-import { decisionMailOf, type CohortView } from '../db/decisions.ts';
+import type { CohortView } from '../db/cohorts.ts';
+import { decisionMailOf } from '../db/decisions.ts';
 import type { PrivacyOutcome } from '../db/schema.ts';
 import type { PrivacyRecord, Row } from '../db/summary.ts';
 import { composeMail, type MailSettings } from './mail.ts';
-import type { Delivery } from './sender.ts';
+import type { Delivery } from './channel.ts';
 
 /** A decision of the review (server/db/decisions.ts) or a step on a privacy request (server/db/privacySteps.ts). */
 export type PreviewDecision = PreviewRequest['decision'];

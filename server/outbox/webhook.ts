@@ -1,6 +1,6 @@
 import type { SubmissionBody, SubmissionKind } from '#shared/submission';
 import { WEBHOOK_DELIVERY_DEADLINE_MS, WEBHOOK_TIMEOUT_MS } from '../limits.ts';
-import type { Channel, Delivery } from './sender.ts';
+import type { Channel, Delivery } from './channel.ts';
 
 /**
  * The JSON a webhook receives: Slack-compatible (`text`, shown as plain text: `mrkdwn: false`, no link

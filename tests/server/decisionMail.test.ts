@@ -15,7 +15,8 @@ import { composeMail, mailChannel, type MailSettings } from '../../server/outbox
 import { inviteAccepted } from '../../server/outbox/messages/inviteAccepted.ts';
 import { inviteDeclined } from '../../server/outbox/messages/inviteDeclined.ts';
 import { inviteWaitlisted } from '../../server/outbox/messages/inviteWaitlisted.ts';
-import { startOutbox, type Delivery } from '../../server/outbox/sender.ts';
+import type { Delivery } from '../../server/outbox/channel.ts';
+import { startOutbox } from '../../server/outbox/sender.ts';
 import { storeSubmission, testEngines } from '../support/database.ts';
 import { until } from '../support/mailServer.ts';
 import { submissionBody } from '../support/submissionBody.ts';

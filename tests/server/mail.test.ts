@@ -14,7 +14,8 @@ import { MAIL_CONNECT_TIMEOUT_MS, MAIL_DELIVERY_DEADLINE_MS, MAIL_GREETING_TIMEO
 import { MAIL_DIR_MODE, MAIL_FILE_MODE, MAIL_TIMEOUTS, mailChannel, type MailTimeouts } from '../../server/outbox/mail.ts';
 import { teamNewRequest, truncateAtGrapheme } from '../../server/outbox/messages/teamNewRequest.ts';
 import { TEAM_SUBJECT_MAX_LENGTH } from '../../server/limits.ts';
-import { startOutbox, type Delivery } from '../../server/outbox/sender.ts';
+import type { Delivery } from '../../server/outbox/channel.ts';
+import { startOutbox } from '../../server/outbox/sender.ts';
 import { issueVerificationToken } from '../../server/db/verificationLinks.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/main.ts';

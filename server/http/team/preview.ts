@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { PRIVACY_EMAIL } from '#shared/policy';
-import { cohortNameOf, listCohorts, noCohort } from '../../db/decisions.ts';
+import { cohortNameOf, listCohorts } from '../../db/cohorts.ts';
+import { noCohort } from '../../db/decisions.ts';
 import { findQueueEntries } from '../../db/queue.ts';
 import { inTeamTransaction } from '../../db/teamTransaction.ts';
 import { TEAM_AUTH_BODY_MAX_BYTES, TEAM_DECISION_BATCH_MAX } from '../../limits.ts';
