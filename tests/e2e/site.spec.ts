@@ -117,6 +117,30 @@ test.describe('prerendered pages', () => {
     await context.close();
   });
 
+  test('the page preloads its chunks once it has painted, and those of its later parts at low priority after the load event, each once', async ({ page }) => {
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/assets/')) requested.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/');
+    await page.waitForLoadState('load');
+    const chunks = await page.locator('#root').evaluate((root) => ({
+      page: (root.dataset.pageChunks ?? '').split(' ').filter(Boolean),
+      deferred: (root.dataset.deferredChunks ?? '').split(' ').filter(Boolean),
+    }));
+    expect(chunks.page.length).toBeGreaterThan(0);
+    expect(chunks.deferred.length).toBeGreaterThan(0);
+    const preloads = page.locator('link[rel="modulepreload"]');
+    // one link each, the later parts' last (they are preloaded one task after another)
+    await expect(preloads.locator(`xpath=self::*[@href="${chunks.deferred.at(-1)}"]`)).toHaveCount(1);
+    const links = await preloads.evaluateAll((elements) => elements.map((link) => ({ href: link.getAttribute('href'), fetchPriority: (link as HTMLLinkElement).fetchPriority })));
+    for (const href of chunks.page) expect(links.filter((link) => link.href === href), href).toEqual([{ href, fetchPriority: 'auto' }]);
+    for (const href of chunks.deferred) expect(links.filter((link) => link.href === href), href).toEqual([{ href, fetchPriority: 'low' }]);
+    // the app's chunks come in whole: hydrated, the estimator's queries field is editable
+    await expect(page.getByRole('textbox', { name: 'Queries per month' })).toBeEditable();
+    for (const href of [...chunks.page, ...chunks.deferred]) expect(requested.filter((path) => path === href), href).toHaveLength(1);
+  });
+
   test('pointing at a link fetches its page before the click, and the click shows it', async ({ page }) => {
     await page.goto('/privacy-request');
     // its submit button is enabled once the page is hydrated, after the links' listeners are in place
