@@ -42,7 +42,7 @@ function calibrationSummary(calibrations) {
 
 /**
  * Renders the run's results as Markdown.
- * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, indexes }`, `indexes` the route's runs' benchmark indexes `{ benchmarkIndex, samples }`, `noPostHog` null under `--analytics=off`), `team` (with its `indexes`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibration` (the run's: `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, or null), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
+ * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, indexes, slowHostIndexes }`, `indexes` the route's runs' benchmark indexes `{ benchmarkIndex, samples }`, `slowHostIndexes` those of the attempts gathered again for a busy host, `noPostHog` null under `--analytics=off`), `team` (with its `indexes`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibration` (the run's: `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, or null), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
  * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
@@ -87,16 +87,19 @@ function renderBenchmarks(results, run) {
       'The runs are calibrated to the device the mobile preset assumes: Lighthouse measures its benchmark index of the machine',
       '("CPU index", higher is faster) a second before it loads each page, and every run of the bench, every route and side, is',
       'audited at the one CPU slowdown that Lighthouse\'s calculator gives for the median of all those indexes, 4× at 1,533 and',
-      '+1× per 233 above 1,300. The CPU index column is the median of the route\'s own runs (their range in brackets).', '',
+      '+1× per 233 above 1,300. The CPU index column is the median of the route\'s own runs (their range in brackets). A run',
+      'whose index was below 0.85× the median of the indexes measured before it (a busy host) was gathered again, at most twice,',
+      'the attempt with the highest index kept: "gathered again" counts the attempts set aside, with their indexes.', '',
       ...table(
-        ['route', 'FCP ms floor / page', 'FCP ×', 'LCP ms floor / page', 'LCP ×', 'TBT ms floor / without PostHog / page', 'PostHog\'s share ms', 'CLS page', 'perf', 'a11y', 'best practices', 'SEO', 'transfer KB page', 'PostHog calls', 'CPU index of the runs', 'slowdown ×'],
-        lighthouse.map(([route, { page: p, floor: f, noPostHog: n, indexes }]) => [
+        ['route', 'FCP ms floor / page', 'FCP ×', 'LCP ms floor / page', 'LCP ×', 'TBT ms floor / without PostHog / page', 'PostHog\'s share ms', 'CLS page', 'perf', 'a11y', 'best practices', 'SEO', 'transfer KB page', 'PostHog calls', 'CPU index of the runs', 'gathered again', 'slowdown ×'],
+        lighthouse.map(([route, { page: p, floor: f, noPostHog: n, indexes, slowHostIndexes = [] }]) => [
           route,
           `${Math.round(f.fcpMs)} / ${Math.round(p.fcpMs)}`, (p.fcpMs / f.fcpMs).toFixed(3),
           `${Math.round(f.lcpMs)} / ${Math.round(p.lcpMs)}`, (p.lcpMs / f.lcpMs).toFixed(3),
           `${Math.round(f.tbtMs)} / ${n ? Math.round(n.tbtMs) : '–'} / ${Math.round(p.tbtMs)}`, n ? Math.round(p.tbtMs - n.tbtMs) : '–', p.cls,
           p.performance, p.accessibility, p.bestPractices, p.seo, p.transferKB.toFixed(0), p.postHogCalls,
           `${indexes.benchmarkIndex} (${range(indexes.samples)})`,
+          slowHostIndexes.length === 0 ? 0 : `${slowHostIndexes.length} (${slowHostIndexes.join(', ')})`,
           p.cpuSlowdown,
         ]),
       ));
