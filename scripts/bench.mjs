@@ -129,7 +129,10 @@ const LIGHTHOUSE_RUNS = 9;
  * run is calibrated for: the page's tasks ran slower there, and Lantern multiplies them by the run's one
  * slowdown all the same. In run B of 2026-12-01 (2f663fe), 16 of 162 runs were below 0.85× the median,
  * and their TBT was about 50 ms above their side's median. Such a run is gathered again, on every side
- * alike (the no-script copy's, the page's, the page's without PostHog).
+ * alike (the no-script copy's, the page's, the page's without PostHog). What it buys is small: in run C of
+ * 2026-12-02 (276602f, 9.79×) the kept attempt's TBT was a median of 88 ms below the first attempt's over
+ * the 15 runs gathered again (−617 to +433 ms), and a run's index explained little of its TBT at one
+ * slowdown (Pearson r −0.02 to −0.40 on the no-script copies, down to −0.76 on the sides with scripts).
  */
 const SLOW_HOST_INDEX_RATIO = 0.85;
 /** The most times one Lighthouse run is gathered again for a slow host; then the run with the highest index is kept. */
