@@ -21,6 +21,8 @@ import { ICON_SIZES, renderIcon, renderShareImage } from './images.ts';
 import { llmsFullText, mainOf } from './llmsFull.ts';
 import { bundleServer, SERVER_BUILD_DIR } from './serverBundle.mjs';
 
+/** The inline favicon's edge, px: a browser tab's 16 CSS px at a device pixel ratio of 2. */
+const FAVICON_SIZE_PX = 32;
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt', '.json', '.xml', '.webmanifest']);
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -206,6 +208,12 @@ export async function buildTeamClient({ outDir, logLevel = 'warn' }) {
  * issued the app's 5 requests and, when the load event had come first, the later parts' 9, was a task of
  * 8–40 ms on this project's machines (Lighthouse's traces), a long task once the CPU is slowed down to the
  * phone's (4–13×); one by one, the callback took 4–7 ms (Chromium's traces, not slowed down).
+ * Then, in a task of its own, it touches localStorage: a page's first access asks the browser process, in a
+ * synchronous call, whether the page may use storage, and loads the origin's storage area (1–3 ms of the
+ * main thread in Chromium's traces on this project's machines, 4.5 ms once they were busy; later accesses
+ * 0.4–0.7 ms), which would otherwise be paid inside a task of hydration, where the consent machine reads
+ * the stored preference (src/services/consentStore.ts). Where
+ * storage is blocked the access throws, silently here: the consent machine's own read logs it.
  * The script is the same on every page (one hash in the Content-Security-Policy): the page's own chunks
  * are data of its root element. First of all, as the document has been parsed, it enables the controls
  * that work before hydration (src/hooks/useChangeBeforeHydration.ts: the estimator's slider), which
@@ -231,6 +239,11 @@ const start = () => {
   started = true;
   import(${JSON.stringify(entry)}).catch((error) => console.error('[app] could not be loaded:', error));
   later(() => preloadEach([...${JSON.stringify(imports)}, ...chunks('pageChunks')]));
+  later(() => {
+    try {
+      void localStorage.length;
+    } catch {}
+  });
   const deferred = () => later(() => preloadEach(chunks('deferredChunks'), 'low'));
   if (document.readyState === 'complete') deferred();
   else window.addEventListener('load', deferred, { once: true });
@@ -272,6 +285,11 @@ function deferEntry(template, manifest) {
  * around the first paint. Chrome fetches the icon at high priority about when the page paints, and when that
  * request ended before the largest contentful paint, Lighthouse's simulation counted it against it: LCP of
  * `/` 900 ms instead of 750 ms, one run in two, on the page as on its no-script copy (`npm run bench`).
+ * A PNG of {@link FAVICON_SIZE_PX} px, rasterised here from /favicon.svg, not the SVG itself: Chromium
+ * draws a tab's icon on the page's main thread, and an SVG icon is a document of its own to build, lay out
+ * and paint there, a task of 4.5–14.6 ms about when the page paints (Chromium's traces on this project's
+ * machines, not slowed down; 4–19.5 ms in Lighthouse's), which a phone makes a long task; the PNG is
+ * decoded in 0.2–1.3 ms. It costs about 0.6 KB more of each page's HTML.
  * /favicon.svg stays, for the web app manifest and the PNG icons.
  * @throws when the template links no /favicon.svg (index.html changed)
  */
@@ -279,7 +297,8 @@ async function inlineFavicon(template, dir) {
   const link = '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />';
   if (!template.includes(link)) throw new Error(`the page template has no ${link}`);
   const svg = (await readFile(join(dir, 'favicon.svg'), 'utf8')).trim();
-  return template.replace(link, () => `<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(svg)}" type="image/svg+xml" />`);
+  const png = renderIcon(svg, FAVICON_SIZE_PX).toString('base64');
+  return template.replace(link, () => `<link rel="icon" href="data:image/png;base64,${png}" type="image/png" sizes="${FAVICON_SIZE_PX}x${FAVICON_SIZE_PX}" />`);
 }
 
 /** The page template with its stylesheet inlined: `{ template, css }` (css null when it links none). */

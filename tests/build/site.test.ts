@@ -95,6 +95,10 @@ async function expectPageMetadata(outDir: string, origin: string) {
     expect(metaOf(head, 'twitter:card'), route).toBe('summary_large_image');
     expect(head, route).toContain('<link rel="manifest" href="/site.webmanifest"');
     expect(head, route).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png"');
+    // the tab's icon inline, a 32 px PNG (scripts/build.mjs inlineFavicon: an SVG icon is a long task to draw)
+    const icon = /<link rel="icon" href="data:image\/png;base64,([A-Za-z0-9+/=]+)" type="image\/png" sizes="32x32"/.exec(head);
+    expect(icon, route).not.toBeNull();
+    expect(pngSize(Buffer.from(icon![1]!, 'base64')), route).toEqual({ width: 32, height: 32 });
     // theme-color for both colour schemes (the browser's UI around the page)
     expect([...head.matchAll(/<meta name="theme-color" media="\(prefers-color-scheme: (light|dark)\)" content="#[0-9a-f]{6}"/g)].map((m) => m[1]), route).toEqual(['light', 'dark']);
     if (indexable) {
