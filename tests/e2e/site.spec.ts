@@ -5,10 +5,15 @@ import { expect, test } from './fixtures';
 const routes = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you', '/no-such-page'];
 
 /** Collects console errors and uncaught exceptions of a page. */
+/**
+ * Every console error and uncaught error of a page, and every warning Chromium gives about the server's
+ * headers (a Permissions-Policy or Content-Security-Policy it cannot parse or does not know).
+ */
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
+    else if (message.type() === 'warning' && /Permissions-Policy|Content-Security-Policy/.test(message.text())) errors.push(`warning: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
@@ -24,7 +29,7 @@ async function holdBackPageChunk(page: Page, chunk: string, ms: number): Promise
 
 test.describe('every route in a real browser', () => {
   for (const route of routes) {
-    test(`${route} loads with its heading and no console error`, async ({ page }) => {
+    test(`${route} loads with its heading, no console error and no warning about its headers`, async ({ page }) => {
       const errors = watchErrors(page);
       const response = await page.goto(route);
       if (route === '/no-such-page') {
