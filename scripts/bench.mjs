@@ -43,6 +43,14 @@
 //   SIGNIFICANT_DUR_THRESHOLD_MS), and multiplies the others by the slowdown. At 9× a task of 9.9 ms counts
 //   0 ms of TBT and one of 10.1 ms 43 ms: tasks of 50/slowdown–10 ms, long on the emulated phone, are not
 //   counted, and a task near 10 ms moves a run's TBT by about 40 ms as the host's load moves it across
+//   What counts from before the paint: Lantern simulates FCP on a graph of the first parse, layout and paint
+//   and the render-blocking requests only, but counts TBT on the whole graph from that FCP on, so the
+//   navigation's commit task and the first layout, both before FCP in the trace, mostly land after it in
+//   the simulation and count, on every side alike. In run E (7e2cb17) those tasks of 10 ms or more took
+//   60 ms of wall time per trace on each side, the renderer on the CPU for 37-38% of it: the rest it slept
+//   (perf sched: runnable for 34 ms in a whole run) while Chromium's browser main thread and Lighthouse's
+//   process ran. They alone gave the floors' TBT (16-230 ms on /privacy-request); the site's own tasks of
+//   10 ms or more after FCP took 4 ms per trace, PostHog's 34.5 ms: the own line's spread is theirs
 // - INP: a Lighthouse user flow (timespan, mobile preset, the calibrated slowdown) on / with analytics on:
 //   the visitor types into the invite form's first field and moves the estimator's slider within 2 s of the
 //   load event; INP_RUNS flows, the median INP ≤ INP_BUDGET_MS (web.dev's "good")
