@@ -4,7 +4,6 @@ import { expect, test } from './fixtures';
 
 const routes = ['/', '/privacy', '/privacy-request', '/privacy-request/verify', '/terms', '/thank-you', '/no-such-page'];
 
-/** Collects console errors and uncaught exceptions of a page. */
 /**
  * Every console error and uncaught error of a page, and every warning Chromium gives about the server's
  * headers (a Permissions-Policy or Content-Security-Policy it cannot parse or does not know).
