@@ -91,7 +91,7 @@ function queueWhere(filters: QueueFilters, spam: 'exclude' | 'include' = 'exclud
   return where;
 }
 
-/** The team's `list`: every request matching the filters, newest first. */
+/** The team's `list`: every request matching the filters, newest first (ties by id, descending, as the console's pages). */
 export function listRequests(db: Db, filters: QueueFilters): Promise<QueueEntry[]> {
   return db
     .select(queueColumns)
@@ -99,7 +99,7 @@ export function listRequests(db: Db, filters: QueueFilters): Promise<QueueEntry[
     .leftJoin(privacyRecords, eq(privacyRecords.id, submissions.id))
     .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
     .where(and(...queueWhere(filters)))
-    .orderBy(desc(submissions.receivedAt));
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id));
 }
 
 /** Where a page of the queue ends: the last row's `received_at` (PostgreSQL's text of it, to the microsecond) and id. */

@@ -218,14 +218,14 @@ export async function findRequest(db: Db, id: string): Promise<{ row?: Row; reco
   return { row, record };
 }
 
-/** The team's `export`: every request (of one kind, if given), newest first, with an accepted one's cohort. */
+/** The team's `export`: every request (of one kind, if given), newest first (ties by id, descending, as the console's export), with an accepted one's cohort. */
 export function exportRequests(db: Db, kind?: SubmissionKind): Promise<Array<{ row: Row; cohort: string | null }>> {
   return db
     .select({ row: submissions, cohort: cohorts.name })
     .from(submissions)
     .leftJoin(cohorts, eq(cohorts.id, submissions.cohortId))
     .where(kind ? eq(submissions.kind, kind) : undefined)
-    .orderBy(desc(submissions.receivedAt));
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id));
 }
 
 /** A request to change, locked (`for update`) until the transaction commits; undefined when there is none. */
