@@ -19,17 +19,16 @@
 // - the CPU calibration (scripts/benchCpu.ts; DESIGN.md §3): the CPU slowdown Lighthouse's calculator gives
 //   for Lighthouse's benchmark index of the machine (4x at an index of 1,533), so that every throttled
 //   measure below emulates the device of Lighthouse's mobile preset, whatever the machine. One slowdown for
-//   the whole run: every Lighthouse run of every route (27 a route: three sides × LIGHTHOUSE_RUNS) and of the
-//   team console is gathered first, then all are audited at the slowdown for the median of the indexes they
-//   measured themselves, each a second before its page loaded (about 165 indexes over 45 minutes). One index
-//   sample moved by 2x within a minute while the page's tasks did not: a slowdown per run spread the page's
-//   TBT three times as wide, and one per route put the routes on devices 3.9–6.4x apart in one run
-//   (calibrationOfRuns). A run whose index is below SLOW_HOST_INDEX_RATIO × the median of the indexes
-//   measured before it (a host busier than the one calibrated for) is gathered again, at most
-//   SLOW_HOST_REGATHERS times, on every side alike, and the attempt with the highest index kept (gatherUnhurried;
-//   the report counts them). The INP flows and the submissions throttle the CPU as they run, at the same
-//   slowdown. An index below 150 (a host slower than the device) cannot be calibrated: that fails its line
-// - Lighthouse 12 (mobile preset: simulated slow 4G, the run's calibrated CPU slowdown), every route against its floor: the route's
+//   the whole run, calibrated once before its first throttled measure (the median of the calibration's
+//   indexes): every Lighthouse run of every route (27 a route: three sides × LIGHTHOUSE_RUNS) and of the team
+//   console, every INP flow and every submission throttles the CPU by it as the page runs (one per route had
+//   put the routes on devices 3.9–6.4x apart in one run). A run whose index, measured a second before its
+//   page loaded, is below SLOW_HOST_INDEX_RATIO × the median of the indexes measured before it (a host
+//   busier than the one calibrated for) is gathered again, at most SLOW_HOST_REGATHERS times, on every side
+//   alike, and the attempt with the highest index kept (gatherUnhurried; the report counts them). An index
+//   below 150 (a host slower than the device) cannot be calibrated: that fails its line
+// - Lighthouse 12 (mobile preset, THROTTLING_METHOD `devtools`: slow 4G and the run's calibrated CPU slowdown
+//   applied by Chromium while the page loads), every route against its floor: the route's
 //   no-script copy (the same HTML without its scripts and preloads, nothing else changed; noScriptCopy),
 //   served by a second Sonde server; LIGHTHOUSE_RUNS runs of each, alternating, medians of FCP, LCP, TBT,
 //   CLS. A third side, in the same rounds, is the same build without a PostHog key (served by a third Sonde
@@ -37,20 +36,8 @@
 //   copy's + FLOOR_TBT_MS (the site's own long tasks); PostHog's share, the page's TBT − the build without
 //   PostHog's, ≤ POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE, accessibility, best
 //   practices, SEO 100; bytes transferred, the PostHog calls made, and the benchmark indexes the route's
-//   runs measured (median, range), beside the run's slowdown.
-//   How the simulation counts a task: Lantern drops every CPU task under 10 ms at host speed that is not the
-//   first layout, paint or parse nor highly connected (@paulirish/trace_engine, PageDependencyGraph,
-//   SIGNIFICANT_DUR_THRESHOLD_MS), and multiplies the others by the slowdown. At 9× a task of 9.9 ms counts
-//   0 ms of TBT and one of 10.1 ms 43 ms: tasks of 50/slowdown–10 ms, long on the emulated phone, are not
-//   counted, and a task near 10 ms moves a run's TBT by about 40 ms as the host's load moves it across
-//   What counts from before the paint: Lantern simulates FCP on a graph of the first parse, layout and paint
-//   and the render-blocking requests only, but counts TBT on the whole graph from that FCP on, so the
-//   navigation's commit task and the first layout, both before FCP in the trace, mostly land after it in
-//   the simulation and count, on every side alike. In run E (7e2cb17) those tasks of 10 ms or more took
-//   60 ms of wall time per trace on each side, the renderer on the CPU for 37-38% of it: the rest it slept
-//   (perf sched: runnable for 34 ms in a whole run) while Chromium's browser main thread and Lighthouse's
-//   process ran. They alone gave the floors' TBT (16-230 ms on /privacy-request); the site's own tasks of
-//   10 ms or more after FCP took 4 ms per trace, PostHog's 34.5 ms: the own line's spread is theirs
+//   runs measured (median, range), beside the run's slowdown. Why not Lighthouse's default, simulated
+//   throttling: see THROTTLING_METHOD
 // - INP: a Lighthouse user flow (timespan, mobile preset, the calibrated slowdown) on / with analytics on:
 //   the visitor types into the invite form's first field and moves the estimator's slider within 2 s of the
 //   load event; INP_RUNS flows, the median INP ≤ INP_BUDGET_MS (web.dev's "good")
@@ -84,7 +71,7 @@ import puppeteer from 'puppeteer-core';
 import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender, htmlFileOf, writePrecompressed } from './build.mjs';
-import { calibrateCpu, calibrationOfRuns, setAuditSlowdown, SLOWEST_CALIBRATED_INDEX } from './benchCpu.ts';
+import { calibrateCpu, calibrationOfRuns, SLOWEST_CALIBRATED_INDEX } from './benchCpu.ts';
 import { writeBenchmarks } from './benchReport.mjs';
 import { queueBenchmark } from './benchQueue.ts';
 import { fillInviteAnswers } from './inviteForm.ts';
@@ -121,11 +108,25 @@ const POSTHOG_WAIT_MS = 15_000;
 // of such bots (and of browsers reporting navigator.webdriver); this one is measured as a visitor.
 const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36';
 /**
+ * How Lighthouse throttles each run: `devtools`, Chromium's own throttling while the page loads (CDP's
+ * Emulation.setCPUThrottlingRate at the run's calibrated slowdown, and the preset's slow 4G), so each
+ * metric is what the throttled page did, as for the INP flows and the submissions. Not `simulate` (Lantern,
+ * Lighthouse's default), which loads the page at host speed and multiplies each task of the trace by the
+ * slowdown afterwards: on these shared 2-core machines it multiplied the renderer's waiting too (in run E,
+ * 7e2cb17, the tasks of 10 ms or more before FCP took 60 ms of wall time per trace, the renderer on the CPU
+ * for 37–38% of it; perf sched: it slept while Chromium's browser process and Lighthouse ran), and counted
+ * the navigation's commit and the first layout, both before FCP in the trace, as blocking after Lantern's
+ * FCP, which it simulates on a smaller graph. /privacy-request, 2026-12-03, at 11.28× in turns: the
+ * no-script copy, which runs no script at all, had a TBT of 36–499 ms over 10 simulated runs (median 96),
+ * and of 0–112 ms over 8 with `devtools` (median 0); the build without PostHog 56–498 ms (median 167) and
+ * 1–77 ms (median 43). A line of +30 ms between two such simulated medians measured the host.
+ */
+const THROTTLING_METHOD = 'devtools';
+/**
  * Lighthouse runs of each side (the page, its no-script copy, the page without PostHog), in turn: the
  * medians are compared.
- * Nine, not five: Lighthouse's simulation multiplies each observed task by the CPU slowdown (4 at an
- * index of 1,533, more on a faster host), and on these shared 2-core machines the TBT of one page moves in
- * clusters. /privacy-request, 9 runs of each (2026-11-27): the
+ * Nine, not five: on these shared 2-core machines the TBT of one page moves in clusters (measured with
+ * simulated throttling, which multiplied each observed task by the slowdown; see THROTTLING_METHOD). /privacy-request, 9 runs of each (2026-11-27): the
  * no-script copy 7, 2, 25, 12, 15, 32, 3, 52, 1 ms, the page 29, 11, 13, 114, 19, 20, 26, 64, 1 ms: medians
  * 12 and 20 ms (7 and 11 in the round before), where five of those runs give the page a median anywhere
  * from 13 to 29 ms.
@@ -134,8 +135,8 @@ const LIGHTHOUSE_RUNS = 9;
 /**
  * A Lighthouse run whose benchmark index, measured a second before its page loaded, is below this share of
  * the median of every index the bench has measured so far was gathered on a busier host than the one the
- * run is calibrated for: the page's tasks ran slower there, and Lantern multiplies them by the run's one
- * slowdown all the same. In run B of 2026-12-01 (2f663fe), 16 of 162 runs were below 0.85× the median,
+ * run is calibrated for: the page's tasks ran slower there, and the run's one slowdown slows them down all
+ * the same. With simulated throttling, in run B of 2026-12-01 (2f663fe), 16 of 162 runs were below 0.85× the median,
  * and their TBT was about 50 ms above their side's median. Such a run is gathered again, on every side
  * alike (the no-script copy's, the page's, the page's without PostHog). What it buys is small: in run C of
  * 2026-12-02 (276602f, 9.79×) the kept attempt's TBT was a median of 88 ms below the first attempt's over
@@ -208,10 +209,9 @@ const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 /** Every CPU calibration of the run, in order: `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`. */
 const calibrations = [];
 /**
- * The run's calibration, the device every throttled measure emulates: {@link calibrationOfRuns} of the
- * benchmark indexes that every Lighthouse run of the bench measured (every route's, the team console's),
- * set once they are all gathered; or, in a run without Lighthouse, one calibration ({@link calibrate}) before
- * its first throttled measure. `{ benchmarkIndex, samples, cpuSlowdown, emulates }`.
+ * The run's calibration, the device every throttled measure emulates: one calibration ({@link calibrate})
+ * before the run's first throttled measure (its first Lighthouse gather, INP flow or submission).
+ * `{ benchmarkIndex, samples, cpuSlowdown, emulates }`.
  */
 let runCalibration;
 /**
@@ -225,8 +225,7 @@ let calibrationBrowser;
 
 /**
  * Calibrates the CPU now (scripts/benchCpu.ts) for the measure named `what`, and records it in
- * `calibrations`: the slowdown of the Lighthouse gathers' shim of `requestIdleCallback`, measured before each
- * set; in a run without Lighthouse, the run's calibration ({@link deviceCalibration}).
+ * `calibrations`: the run's calibration ({@link deviceCalibration}).
  * @returns `{ benchmarkIndex, samples, cpuSlowdown, emulates }` ({@link calibrateCpu})
  */
 async function calibrate(what) {
@@ -238,10 +237,7 @@ async function calibrate(what) {
   return calibration;
 }
 
-/**
- * The run's calibration ({@link runCalibration}), calibrating now for `what` when no Lighthouse run was
- * gathered (`--only=inp`, `--only=submit`).
- */
+/** The run's calibration ({@link runCalibration}), calibrating now for `what` when none was made yet. */
 async function deviceCalibration(what) {
   runCalibration ??= await calibrate(what);
   return runCalibration;
@@ -330,21 +326,22 @@ async function postHogTiming(route, standIn) {
 }
 
 /**
- * Lighthouse's gather (`-G`) of `url` into `artifactsDir`: Chromium loads the page at the host's own speed,
- * as simulated throttling does, and Lighthouse measures its benchmark index of the machine a second before.
- * `gatherSlowdown` only sets the `requestIdleCallback` deadlines Lighthouse shims while it gathers.
+ * Lighthouse's gather (`-G`) of `url` into `artifactsDir`: Chromium loads the page throttled
+ * (THROTTLING_METHOD) with the CPU slowed down `cpuSlowdown` times, and Lighthouse measures its benchmark
+ * index of the machine a second before.
  * @returns `{ artifactsDir, benchmarkIndex, postHogCalls }`: the index the run measured, and the calls the
  *   PostHog stand-in received meanwhile
  * @throws Lighthouse's error when the gather fails
  */
-async function gatherRun(url, artifactsDir, standIn, gatherSlowdown) {
+async function gatherRun(url, artifactsDir, standIn, cpuSlowdown) {
   const callsBefore = standIn.calls.length;
   await rm(artifactsDir, { recursive: true, force: true });
   await run(
     'npx',
     ['lighthouse', url, '--quiet', `--gather-mode=${artifactsDir}`,
       `--chrome-flags=--headless=new ${CHROME_ARGS.join(' ')}`, `--emulatedUserAgent=${MOBILE_USER_AGENT}`,
-      `--throttling.cpuSlowdownMultiplier=${gatherSlowdown}`, `--only-categories=${LIGHTHOUSE_CATEGORIES.join(',')}`],
+      `--throttling-method=${THROTTLING_METHOD}`, `--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`,
+      `--only-categories=${LIGHTHOUSE_CATEGORIES.join(',')}`],
     { env: { ...process.env, ...(CHROME ? { CHROME_PATH: CHROME } : {}) }, maxBuffer: 64 * 1024 * 1024 },
   );
   const { BenchmarkIndex } = JSON.parse(await readFile(join(artifactsDir, 'artifacts.json'), 'utf8'));
@@ -352,21 +349,18 @@ async function gatherRun(url, artifactsDir, standIn, gatherSlowdown) {
 }
 
 /**
- * Audits a gathered run (Lighthouse's audit mode, in this process) at `cpuSlowdown`, and writes the report
- * to `output`; the artifacts stay beside it, so that a figure can be audited again.
+ * Audits a gathered run (Lighthouse's audit mode, in this process) with the settings it was gathered with
+ * (THROTTLING_METHOD, `cpuSlowdown`: audit mode refuses others), and writes the report to `output`; the
+ * artifacts stay beside it, so that a figure can be audited again.
  * @returns the four category scores (/100), FCP, LCP and TBT (ms), CLS, bytes transferred (KB), the run's
  *   benchmark index, the slowdown applied, the PostHog calls, the SEO audits that failed; or
  *   `{ lostTrace }` with Lighthouse's reason when the trace was lost (NO_NAVSTART: "Please run Lighthouse again")
  * @throws when an audit fails for another reason
  */
 async function auditRun(url, gathered, output, cpuSlowdown) {
-  const artifactsFile = join(gathered.artifactsDir, 'artifacts.json');
-  const artifacts = JSON.parse(await readFile(artifactsFile, 'utf8'));
-  setAuditSlowdown(artifacts, cpuSlowdown);
-  await writeFile(artifactsFile, JSON.stringify(artifacts));
   const { lhr: report } = await lighthouse(url, {
     auditMode: gathered.artifactsDir, logLevel: 'error', emulatedUserAgent: MOBILE_USER_AGENT,
-    onlyCategories: LIGHTHOUSE_CATEGORIES, throttling: { cpuSlowdownMultiplier: cpuSlowdown },
+    onlyCategories: LIGHTHOUSE_CATEGORIES, throttlingMethod: THROTTLING_METHOD, throttling: { cpuSlowdownMultiplier: cpuSlowdown },
   });
   const lost = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']
     .map((id) => report.audits[id]).find((audit) => typeof audit?.numericValue !== 'number');
@@ -406,12 +400,12 @@ async function auditRun(url, gathered, output, cpuSlowdown) {
  * @returns the run kept ({@link gatherRun}) with `slowHostIndexes`: the indexes of the attempts set aside
  * @throws Lighthouse's error when a gather fails
  */
-async function gatherUnhurried(url, artifactsDir, standIn, gatherSlowdown) {
+async function gatherUnhurried(url, artifactsDir, standIn, cpuSlowdown) {
   const reference = indexesMeasured.length > 0 ? median(indexesMeasured) : 0;
-  const attempts = [await gatherRun(url, artifactsDir, standIn, gatherSlowdown)];
+  const attempts = [await gatherRun(url, artifactsDir, standIn, cpuSlowdown)];
   while (attempts.length <= SLOW_HOST_REGATHERS && attempts.at(-1).benchmarkIndex < SLOW_HOST_INDEX_RATIO * reference) {
     console.log(`  ${url}: CPU index ${Math.round(attempts.at(-1).benchmarkIndex)} < ${SLOW_HOST_INDEX_RATIO} × ${Math.round(reference)} (a busy host), gathering it again`);
-    attempts.push(await gatherRun(url, `${artifactsDir}-again-${attempts.length}`, standIn, gatherSlowdown));
+    attempts.push(await gatherRun(url, `${artifactsDir}-again-${attempts.length}`, standIn, cpuSlowdown));
   }
   const kept = attempts.reduce((best, attempt) => (attempt.benchmarkIndex > best.benchmarkIndex ? attempt : best));
   indexesMeasured.push(kept.benchmarkIndex);
@@ -420,36 +414,36 @@ async function gatherUnhurried(url, artifactsDir, standIn, gatherSlowdown) {
 
 /**
  * Gathers Lighthouse runs (mobile preset) of a set of pages, in the order given ({@link gatherUnhurried});
- * they are audited later, with every other run of the bench, at one slowdown ({@link auditRuns}).
+ * they are audited later, with every other run of the bench ({@link auditRuns}).
  * @param specs - `{ url, output }` per run: the page, and where its report goes
- * @param gatherSlowdown - the slowdown of a calibration just before ({@link calibrate}), for the gathers' shim
- * @returns `{ specs, gathered, gatherSlowdown }`: each spec's gathered run, in order
+ * @param cpuSlowdown - the run's one slowdown ({@link runCalibration})
+ * @returns `{ specs, gathered, cpuSlowdown }`: each spec's gathered run, in order
  * @throws Lighthouse's error when a gather fails
  */
-async function gatherRuns(specs, standIn, gatherSlowdown) {
+async function gatherRuns(specs, standIn, cpuSlowdown) {
   const gathered = [];
-  for (const { url, output } of specs) gathered.push(await gatherUnhurried(url, artifactsOf(output), standIn, gatherSlowdown));
-  return { specs, gathered, gatherSlowdown };
+  for (const { url, output } of specs) gathered.push(await gatherUnhurried(url, artifactsOf(output), standIn, cpuSlowdown));
+  return { specs, gathered, cpuSlowdown };
 }
 
 const artifactsOf = (output) => output.replace(/\.json$/, '-artifacts');
 
 /**
- * Audits a set of gathered runs ({@link gatherRuns}) at `cpuSlowdown`, the run's one slowdown
- * ({@link runCalibration}), so that every side a budget compares, on every route, is simulated on the same
- * device. A run whose trace Lighthouse lost is gathered again (at most LIGHTHOUSE_ATTEMPTS times in all)
- * and audited at the same slowdown.
+ * Audits a set of gathered runs ({@link gatherRuns}) at the slowdown they were gathered at, the run's one
+ * slowdown ({@link runCalibration}), so that every side a budget compares, on every route, ran on the same
+ * emulated device. A run whose trace Lighthouse lost is gathered again (at most LIGHTHOUSE_ATTEMPTS times in
+ * all) at the same slowdown.
  * @returns each spec's result ({@link auditRun}), in order
  * @throws Lighthouse's error when a run fails for another reason than a lost trace, or a third time
  */
-async function auditRuns({ specs, gathered, gatherSlowdown }, cpuSlowdown, standIn) {
+async function auditRuns({ specs, gathered, cpuSlowdown }, standIn) {
   const runs = [];
   for (const [i, { url, output }] of specs.entries()) {
     let result = await auditRun(url, gathered[i], output, cpuSlowdown);
     for (let attempt = 2; result.lostTrace; attempt += 1) {
       if (attempt > LIGHTHOUSE_ATTEMPTS) throw new Error(`Lighthouse on ${url}, ${LIGHTHOUSE_ATTEMPTS} times: ${result.lostTrace}`);
       console.log(`  Lighthouse could not trace ${url} (${result.lostTrace.match(/\(([A-Z_]+)\)/)?.[1] ?? 'error'}), running it again`);
-      gathered[i] = { ...(await gatherRun(url, artifactsOf(output), standIn, gatherSlowdown)), slowHostIndexes: gathered[i].slowHostIndexes };
+      gathered[i] = { ...(await gatherRun(url, artifactsOf(output), standIn, cpuSlowdown)), slowHostIndexes: gathered[i].slowHostIndexes };
       result = await auditRun(url, gathered[i], output, cpuSlowdown);
     }
     runs.push(result);
@@ -474,12 +468,12 @@ const ORIGIN_OF = { floor: FLOOR_ORIGIN, page: ORIGIN, noPostHog: NO_POSTHOG_ORI
  * Gathers Lighthouse on `route` against its floor: LIGHTHOUSE_RUNS runs of the page (`ORIGIN`), of its
  * no-script copy (`FLOOR_ORIGIN`) and, unless `--analytics=off` (where the page is that already), of the page
  * built without PostHog (`NO_POSTHOG_ORIGIN`), in rounds whose order turns each time (so that no side always
- * runs on a warmer machine). Audited later ({@link auditAgainstFloor}).
- * @returns `{ route, sides, specs, gathered, gatherSlowdown }` ({@link gatherRuns})
+ * runs on a warmer machine), at `cpuSlowdown`, the run's ({@link runCalibration}). Audited later
+ * ({@link auditAgainstFloor}).
+ * @returns `{ route, sides, specs, gathered, cpuSlowdown }` ({@link gatherRuns})
  */
-async function gatherAgainstFloor(route, standIn) {
+async function gatherAgainstFloor(route, standIn, cpuSlowdown) {
   const sides = analyticsOff ? ['floor', 'page'] : ['floor', 'page', 'noPostHog'];
-  const { cpuSlowdown: gatherSlowdown } = await calibrate(`lighthouse ${route} (gathers)`);
   const specs = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
     for (let k = 0; k < sides.length; k += 1) {
@@ -487,24 +481,23 @@ async function gatherAgainstFloor(route, standIn) {
       specs.push({ side, url: `${ORIGIN_OF[side]}${route}`, output: outputOf(route, side, i) });
     }
   }
-  return { route, sides, ...(await gatherRuns(specs, standIn, gatherSlowdown)) };
+  return { route, sides, ...(await gatherRuns(specs, standIn, cpuSlowdown)) };
 }
 
 /**
- * Audits a route's gathered runs ({@link gatherAgainstFloor}) at the run's calibration, and the medians of
+ * Audits a route's gathered runs ({@link gatherAgainstFloor}), and the medians of
  * each side. The budgets: FCP and LCP ≤ FLOOR_RATIO × the copy's; the TBT of the build without PostHog ≤
  * the copy's + FLOOR_TBT_MS; PostHog's share (the page's TBT − the build without PostHog's) ≤
  * POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE; accessibility, best practices and SEO 100.
  * The absolute figures of DESIGN.md §4 (LCP ≤ 1.5 s, TBT ≤ 50 ms) are `info` lines.
- * @param calibration - the run's ({@link runCalibration})
  * @returns `{ page, floor, noPostHog, indexes, slowHostIndexes }`: each side the medians of its runs ({@link medianRun});
  *   `noPostHog` null under `--analytics=off`; `indexes` the benchmark indexes the route's runs measured
  *   ({@link calibrationOfRuns} of them: their median, each, and the slowdown they alone would have given);
  *   `slowHostIndexes` the indexes of the attempts gathered again for a busy host ({@link gatherUnhurried})
  */
-async function auditAgainstFloor(set, calibration, standIn) {
+async function auditAgainstFloor(set, standIn) {
   const { route, sides, specs } = set;
-  const results = await auditRuns(set, calibration.cpuSlowdown, standIn);
+  const results = await auditRuns(set, standIn);
   const runs = Object.fromEntries(sides.map((side) => [side, results.filter((_, i) => specs[i].side === side)]));
   const result = {
     page: medianRun(runs.page),
@@ -538,21 +531,20 @@ async function auditAgainstFloor(set, calibration, standIn) {
   return result;
 }
 
-/** Gathers TEAM_LIGHTHOUSE_RUNS Lighthouse runs of the team console's page ({@link gatherRuns}). */
-async function gatherTeam(standIn) {
-  const { cpuSlowdown: gatherSlowdown } = await calibrate(`lighthouse ${TEAM_ROUTE} (gathers)`);
+/** Gathers TEAM_LIGHTHOUSE_RUNS Lighthouse runs of the team console's page at `cpuSlowdown` ({@link gatherRuns}). */
+async function gatherTeam(standIn, cpuSlowdown) {
   const specs = Array.from({ length: TEAM_LIGHTHOUSE_RUNS }, (_, i) => ({ url: `${ORIGIN}${TEAM_ROUTE}`, output: outputOf(TEAM_ROUTE, 'page', i) }));
-  return gatherRuns(specs, standIn, gatherSlowdown);
+  return gatherRuns(specs, standIn, cpuSlowdown);
 }
 
 /**
- * Audits the team console's runs ({@link gatherTeam}) at the run's calibration, their medians, and DESIGN.md
+ * Audits the team console's runs ({@link gatherTeam}), their medians, and DESIGN.md
  * §4's budgets for it: accessibility and best practices at 100, and no call to PostHog (its performance and
  * SEO are not budgets: it is `noindex` and behind a sign-in).
  * @returns the medians ({@link medianRun}) and `indexes`, as {@link auditAgainstFloor}'s
  */
-async function auditTeam(set, calibration, standIn) {
-  const runs = await auditRuns(set, calibration.cpuSlowdown, standIn);
+async function auditTeam(set, standIn) {
+  const runs = await auditRuns(set, standIn);
   const result = { ...medianRun(runs), indexes: calibrationOfRuns(set.gathered.map((g) => g.benchmarkIndex)) };
   for (const category of ['accessibility', 'bestPractices']) {
     check(`Lighthouse ${category} ${TEAM_ROUTE}`, result[category], 100, '/100', result[category] >= 100);
@@ -892,24 +884,20 @@ if (['lighthouse', 'size', 'submit', 'team', 'inp'].some(wants)) {
       results.postHog[route] = await postHogTiming(route, standIn);
     }
     const routeSets = [];
-    for (const route of wants('lighthouse') ? lighthouseRoutes : []) {
-      console.log(`lighthouse ${route}, its no-script copy${analyticsOff ? '' : ' and the page without PostHog'}, ×${LIGHTHOUSE_RUNS} each, in turn (gathered)…`);
-      routeSets.push(await gatherAgainstFloor(route, standIn));
-    }
     let teamSet;
-    if (wants('team')) {
-      console.log(`lighthouse ${TEAM_ROUTE} ×${TEAM_LIGHTHOUSE_RUNS} (gathered)…`);
-      teamSet = await gatherTeam(standIn);
+    if (wants('lighthouse') || wants('team')) {
+      const { cpuSlowdown } = await deviceCalibration(`the run (Lighthouse ${THROTTLING_METHOD} throttling, INP flows, submissions)`);
+      for (const route of wants('lighthouse') ? lighthouseRoutes : []) {
+        console.log(`lighthouse ${route}, its no-script copy${analyticsOff ? '' : ' and the page without PostHog'}, ×${LIGHTHOUSE_RUNS} each, in turn, CPU slowdown ${cpuSlowdown}× (gathered)…`);
+        routeSets.push(await gatherAgainstFloor(route, standIn, cpuSlowdown));
+      }
+      if (wants('team')) {
+        console.log(`lighthouse ${TEAM_ROUTE} ×${TEAM_LIGHTHOUSE_RUNS} (gathered)…`);
+        teamSet = await gatherTeam(standIn, cpuSlowdown);
+      }
     }
-    const sets = [...routeSets, ...(teamSet ? [teamSet] : [])];
-    if (sets.length > 0) {
-      runCalibration = calibrationOfRuns(sets.flatMap((set) => set.gathered.map((g) => g.benchmarkIndex)));
-      const { benchmarkIndex, samples, cpuSlowdown, emulates } = runCalibration;
-      console.log(`calibrated: the median of ${samples.length} Lighthouse runs' CPU benchmark index, ${benchmarkIndex} (${Math.min(...samples)}–${Math.max(...samples)}): slowdown ${cpuSlowdown}×${emulates ? '' : ' (the host is slower than the device: not calibrated)'}; auditing every run at it…`);
-      check(`the run's calibration: the median of its Lighthouse runs' benchmark index ≥ ${SLOWEST_CALIBRATED_INDEX} (the host is not slower than the device)`, benchmarkIndex, SLOWEST_CALIBRATED_INDEX, '', emulates);
-    }
-    for (const set of routeSets) results.lighthouse[set.route] = await auditAgainstFloor(set, runCalibration, standIn);
-    if (teamSet) results.team = await auditTeam(teamSet, runCalibration, standIn);
+    for (const set of routeSets) results.lighthouse[set.route] = await auditAgainstFloor(set, standIn);
+    if (teamSet) results.team = await auditTeam(teamSet, standIn);
     if (wants('inp')) {
       console.log(`INP: a Lighthouse user flow on /, ×${INP_RUNS}…`);
       results.inp = await inpFlow();

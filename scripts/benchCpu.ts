@@ -63,21 +63,13 @@ export async function calibrateCpu(browser: Browser): Promise<Calibration> {
   return calibrationOfRuns(samples);
 }
 
-/** The part of Lighthouse's saved artifacts (`-G`, artifacts.json) that the bench reads and sets. */
-export interface GatheredRun {
-  /** Lighthouse's benchmark index of the host, measured in the run's own Chromium just before it loaded the page */
-  BenchmarkIndex: number;
-  settings: { throttling: { cpuSlowdownMultiplier: number } & Record<string, unknown> } & Record<string, unknown>;
-}
-
 /**
- * The calibration for a set of Lighthouse runs gathered one after another: the slowdown for the median of
- * the benchmark indexes Lighthouse measured in them, each a second before its page loaded. On these shared
+ * The calibration for a set of benchmark indexes (a calibration's samples, or those Lighthouse measured in
+ * a set of runs, each a second before its page loaded): the slowdown for their median. On these shared
  * machines one index sample moved by 2× within a minute while the page's own tasks did not follow it:
  * re-auditing the same 27 runs of `/` (2026-12-01), each at the slowdown for its own index, spread the
  * page's TBT over 95–890 ms (interquartile range 292 ms), and at one slowdown for all over 137–300 ms (66).
- * So every run of a set is audited at one slowdown, from the median of all their indexes: the machine's
- * speed over the set, measured in the same run, by Lighthouse's calculator.
+ * So the bench slows every measure of a run down by one slowdown, from one median.
  * @param benchmarkIndexes - each run's `BenchmarkIndex` (artifacts.json), or `lhr.environment.benchmarkIndex`
  * @returns the median index (rounded), every index (rounded), and {@link cpuSlowdownFor} the median; a host
  *   slower than the device gets no slowdown and `emulates: false`
@@ -89,16 +81,4 @@ export function calibrationOfRuns(benchmarkIndexes: readonly number[]): Calibrat
   const benchmarkIndex = [...samples].sort((a, b) => a - b)[Math.floor((samples.length - 1) / 2)]!;
   const emulates = Number.isFinite(benchmarkIndex) && benchmarkIndex >= SLOWEST_CALIBRATED_INDEX;
   return { benchmarkIndex, samples, cpuSlowdown: emulates ? cpuSlowdownFor(benchmarkIndex) : 1, emulates };
-}
-
-/**
- * Sets the CPU slowdown a gathered run is audited at. Under Lighthouse's simulated throttling the page loads
- * at the host's own speed and the slowdown only multiplies the observed tasks when the metrics are computed
- * (Lantern), so saved artifacts can be audited at a slowdown known only after they were gathered; Lighthouse's
- * audit mode (`-A`) requires the artifacts' settings to equal the audit's, so they are set here.
- * @param artifacts - a run's artifacts.json, as Lighthouse's gather mode (`-G`) wrote it; changed in place
- * @param cpuSlowdown - the multiplier for `throttling.cpuSlowdownMultiplier`
- */
-export function setAuditSlowdown(artifacts: GatheredRun, cpuSlowdown: number): void {
-  artifacts.settings.throttling.cpuSlowdownMultiplier = cpuSlowdown;
 }

@@ -62,7 +62,7 @@ function renderBenchmarks(results, run) {
     `- parts: ${run.parts}; analytics: ${run.analytics}; PostgreSQL: ${run.postgres ? 'measured' : 'not measured (DATABASE_URL unset)'}`,
     `- result: ${results.budgets.filter((b) => b.ok && !b.info).length} budget lines passed, ${failed} failed, ${results.budgets.filter((b) => b.info).length} informative`,
     `- the run's calibration: ${results.calibration ? `benchmark index ${results.calibration.benchmarkIndex} (the median of ${results.calibration.samples.length}: ${range(results.calibration.samples)}), CPU slowdown ${results.calibration.cpuSlowdown}×${results.calibration.emulates ? '' : ' (index < 150: not calibrated)'}, for every Lighthouse run, INP flow and submission` : 'none (no throttled measure in this run)'}`,
-    `- CPU calibrations before each set (the gathers' shim): ${calibrationSummary(results.calibrations)}`,
+    `- CPU calibrations: ${calibrationSummary(results.calibrations)}`,
     '',
     '## First load and PostHog timing',
     '',
@@ -84,10 +84,12 @@ function renderBenchmarks(results, run) {
       'the same build without a PostHog key, run in the same rounds: it tells the site\'s own long tasks from PostHog\'s. The',
       'lines: FCP and LCP ≤ 1.05× the floor\'s; TBT without PostHog ≤ the floor\'s + 30 ms; PostHog\'s share (the page\'s TBT',
       '− the TBT without PostHog) ≤ 150 ms; CLS 0; performance ≥ 95; accessibility, best practices and SEO 100.',
-      'The runs are calibrated to the device the mobile preset assumes: Lighthouse measures its benchmark index of the machine',
-      '("CPU index", higher is faster) a second before it loads each page, and every run of the bench, every route and side, is',
-      'audited at the one CPU slowdown that Lighthouse\'s calculator gives for the median of all those indexes, 4× at 1,533 and',
-      '+1× per 233 above 1,300. The CPU index column is the median of the route\'s own runs (their range in brackets). A run',
+      'The runs are calibrated to the device the mobile preset assumes: before the first one, the bench measures Lighthouse\'s',
+      'benchmark index of the machine ("CPU index", higher is faster), and every run, every route and side, slows the CPU down',
+      'by the one slowdown that Lighthouse\'s calculator gives for it, 4× at 1,533 and +1× per 233 above 1,300. Lighthouse',
+      'throttles with DevTools (CDP\'s CPU throttling and slow 4G while the page loads; the metrics are what the throttled page',
+      'did), not by simulation (see THROTTLING_METHOD in scripts/bench.mjs). Lighthouse also measures the index a second',
+      'before it loads each page: the CPU index column is the median of the route\'s own runs (their range in brackets). A run',
       'whose index was below 0.85× the median of the indexes measured before it (a busy host) was gathered again, at most twice,',
       'the attempt with the highest index kept: "gathered again" counts the attempts set aside, with their indexes.', '',
       ...table(
@@ -160,8 +162,7 @@ function renderBenchmarks(results, run) {
   if (results.calibrations.length > 0) {
     lines.push('', '## CPU calibrations, in order', '',
       'Lighthouse\'s benchmark index (scripts/benchCpu.ts: Lighthouse\'s own page function, 3 measures in a blank page, the median)',
-      'and the CPU slowdown it gave the measure that followed (Lighthouse\'s runs gather with it, its shim of',
-      '`requestIdleCallback`; they are all audited at the run\'s calibration, at the top).', '', ...table(
+      'and the CPU slowdown it gave: the run\'s calibration, at the top, made before its first throttled measure.', '', ...table(
         ['measure', 'at', 'CPU index', 'samples', 'slowdown ×'],
         results.calibrations.map((c) => [c.for, c.at, c.benchmarkIndex, c.samples.join(', '), c.emulates ? c.cpuSlowdown : `${c.cpuSlowdown} (index < 150: not calibrated)`]),
       ));

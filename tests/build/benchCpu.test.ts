@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
-import { calibrateCpu, calibrationOfRuns, cpuSlowdownFor, setAuditSlowdown } from '../../scripts/benchCpu.ts';
+import { calibrateCpu, calibrationOfRuns, cpuSlowdownFor } from '../../scripts/benchCpu.ts';
 
 // The bench's CPU calibration (DESIGN.md §3): Lighthouse's calculator, at the points its own docs name
 // (docs/throttling.md: 4× at 1,533, 3× at 1,300, 2× at 800, 1× at 150) and at its boundaries.
@@ -39,12 +39,6 @@ describe('the calibration of a set of Lighthouse runs', () => {
     expect(calibrationOfRuns([149, 149, 3000])).toEqual({ benchmarkIndex: 149, samples: [149, 149, 3000], cpuSlowdown: 1, emulates: false });
     expect(calibrationOfRuns([150]).emulates).toBe(true);
     expect(() => calibrationOfRuns([])).toThrow(/no Lighthouse run/);
-  });
-
-  it("sets the slowdown a run's artifacts are audited at, and keeps the rest of their settings", () => {
-    const artifacts = { BenchmarkIndex: 1800, settings: { throttling: { rttMs: 150, cpuSlowdownMultiplier: 4 }, formFactor: 'mobile' } };
-    setAuditSlowdown(artifacts, 5.15);
-    expect(artifacts).toEqual({ BenchmarkIndex: 1800, settings: { throttling: { rttMs: 150, cpuSlowdownMultiplier: 5.15 }, formFactor: 'mobile' } });
   });
 });
 
