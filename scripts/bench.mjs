@@ -38,6 +38,9 @@
 //   practices, SEO 100; bytes transferred, the PostHog calls made, and the benchmark indexes the route's
 //   runs measured (median, range), beside the run's slowdown. Why not Lighthouse's default, simulated
 //   throttling: see THROTTLING_METHOD
+// - the session recording's first full snapshot on every route (rrweb in PostHog's recorder chunk), at the
+//   calibrated slowdown, as the recorder accounts for it: ms, DOM nodes, µs a node; the median of
+//   SNAPSHOT_RUNS loads (a table, no line: its task is one of PostHog's share of TBT above)
 // - INP: a Lighthouse user flow (timespan, mobile preset, the calibrated slowdown) on / with analytics on:
 //   the visitor types into the invite form's first field and moves the estimator's slider within 2 s of the
 //   load event; INP_RUNS flows, the median INP ≤ INP_BUDGET_MS (web.dev's "good")
@@ -158,6 +161,10 @@ const POSTHOG_TBT_SHARE_MS = 150;
 const MIN_PERFORMANCE_SCORE = 95;
 /** Lighthouse user flows of the INP scenario; their median INP is the line. */
 const INP_RUNS = 5;
+/** Loads of each route whose first session-recording snapshot is measured ({@link firstSnapshotCost}); the report gives their median. */
+const SNAPSHOT_RUNS = 3;
+/** Snapshots taken again after each measured first one, on the same page; the median is its `warmMs`. */
+const SNAPSHOT_WARM_REPEATS = 5;
 /** INP, ms: web.dev's "good" (https://web.dev/articles/inp). */
 const INP_BUDGET_MS = 200;
 /** The scenario's interactions come within this time of the load event, ms (DESIGN.md §4). */
@@ -323,6 +330,53 @@ async function postHogTiming(route, standIn) {
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * What the session recording's first full snapshot (rrweb's, in PostHog's recorder chunk) costs on
+ * `route`, on the run's emulated phone: SNAPSHOT_RUNS loads, each in a fresh Chromium as a default visitor
+ * (tracking allowed) with the CPU slowed `cpuSlowdown`× (CDP's Emulation.setCPUThrottlingRate), read once
+ * the recording has started from the recorder's own accounting (`rrweb.getLastSnapshotCost()` of
+ * posthog-js: the snapshot's wall-clock ms, the ms of it spent on stylesheets, the DOM nodes it visited).
+ * It is the snapshot alone: the rest of the task that starts the recording (PostHog's handling of the
+ * snapshot event, rrweb's observers) is in Lighthouse's TBT, not here. Then, on the same page,
+ * SNAPSHOT_WARM_REPEATS snapshots more (`warmMs`, their median): the same DOM, on code run before.
+ * @returns the median run (by `durationMs`), `{ durationMs, stylesheetMs, nodeCount, warmMs, usPerNode,
+ *   warmUsPerNode, warmRepeats, runs }` (ms; `usPerNode` and `warmUsPerNode` in µs a DOM node, of the first snapshot and
+ *   of a warm one; `runs` each run's `{ durationMs, stylesheetMs, nodeCount, warmMs }`)
+ * @throws when a load's recording has not started within POSTHOG_WAIT_MS
+ */
+async function firstSnapshotCost(route, cpuSlowdown) {
+  const runs = [];
+  for (let i = 0; i < SNAPSHOT_RUNS; i += 1) {
+    // not an automated Chrome to the page, which posthog-js would not record (as postHogTiming)
+    const browser = await chromium.launch({ executablePath: CHROME, args: [...CHROME_ARGS, '--disable-blink-features=AutomationControlled'] });
+    try {
+      const context = await browser.newContext({ userAgent: MOBILE_USER_AGENT, viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+      await page.goto(`${ORIGIN}${route}`);
+      const handle = await page.waitForFunction(() => window.__PosthogExtensions__?.rrweb?.getLastSnapshotCost?.() ?? null, null, { timeout: POSTHOG_WAIT_MS, polling: 100 });
+      const { durationMs, stylesheetMs, nodeCount } = await handle.jsonValue();
+      // Then SNAPSHOT_WARM_REPEATS snapshots more of the same page, on code that has run once: what is left of
+      // the first one's ms once rrweb's code is no longer run for the first time (the DOM is the same).
+      const warmMs = await page.evaluate((repeats) => {
+        const { rrweb } = window.__PosthogExtensions__;
+        const costs = [];
+        for (let i = 0; i < repeats; i += 1) {
+          rrweb.record.takeFullSnapshot(true);
+          costs.push(rrweb.getLastSnapshotCost().durationMs);
+        }
+        return costs.sort((a, b) => a - b)[Math.floor((costs.length - 1) / 2)];
+      }, SNAPSHOT_WARM_REPEATS);
+      runs.push({ durationMs: +durationMs.toFixed(1), stylesheetMs: +stylesheetMs.toFixed(1), nodeCount, warmMs: +warmMs.toFixed(1) });
+    } finally {
+      await browser.close();
+    }
+  }
+  const mid = [...runs].sort((a, b) => a.durationMs - b.durationMs)[Math.floor((runs.length - 1) / 2)];
+  return { ...mid, usPerNode: Math.round((mid.durationMs * 1000) / mid.nodeCount), warmUsPerNode: Math.round((mid.warmMs * 1000) / mid.nodeCount), warmRepeats: SNAPSHOT_WARM_REPEATS, runs };
 }
 
 /**
@@ -864,7 +918,7 @@ const standIn = await startPostHogStandIn(POSTHOG_PORT);
 console.log(analyticsOff ? 'building without a PostHog key (--analytics=off): analytics never loads…' : `building with PostHog key ${POSTHOG_KEY}, host ${standIn.origin} (the local stand-in)…`);
 const { firstLoad } = await buildSite(standIn.origin);
 const bundle = await firstLoadJavaScript(firstLoad); // always: cheap, and the build is needed anyway
-const results = { bundle, postHog: {}, lighthouse: {}, team: null, inp: null, submit: {}, api: {}, queue: null, calibrations, calibration: null };
+const results = { bundle, postHog: {}, snapshot: {}, lighthouse: {}, team: null, inp: null, submit: {}, api: {}, queue: null, calibrations, calibration: null };
 if (['lighthouse', 'size', 'submit', 'team', 'inp'].some(wants)) {
   const server = await startSondeServer({ PORT: String(PORT), SONDE_DIST_DIR: DIST, SONDE_PGLITE_DIR: resolve(OUT, 'pglite'), DATABASE_URL: '', SONDE_RATE_LIMIT_PER_MINUTE: '1000' });
   let floorServer;
@@ -894,6 +948,12 @@ if (['lighthouse', 'size', 'submit', 'team', 'inp'].some(wants)) {
       if (wants('team')) {
         console.log(`lighthouse ${TEAM_ROUTE} ×${TEAM_LIGHTHOUSE_RUNS} (gathered)…`);
         teamSet = await gatherTeam(standIn, cpuSlowdown);
+      }
+    }
+    if (wants('lighthouse') && !analyticsOff) {
+      for (const route of lighthouseRoutes) {
+        console.log(`the recording's first snapshot on ${route}, ×${SNAPSHOT_RUNS}, CPU slowdown ${runCalibration.cpuSlowdown}×…`);
+        results.snapshot[route] = await firstSnapshotCost(route, runCalibration.cpuSlowdown);
       }
     }
     for (const set of routeSets) results.lighthouse[set.route] = await auditAgainstFloor(set, standIn);

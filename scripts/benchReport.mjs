@@ -42,7 +42,7 @@ function calibrationSummary(calibrations) {
 
 /**
  * Renders the run's results as Markdown.
- * @param results - what bench.mjs gathered: `bundle`, `postHog`, `lighthouse` (per route `{ page, floor, noPostHog, indexes, slowHostIndexes }`, `indexes` the route's runs' benchmark indexes `{ benchmarkIndex, samples }`, `slowHostIndexes` those of the attempts gathered again for a busy host, `noPostHog` null under `--analytics=off`), `team` (with its `indexes`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibration` (the run's: `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, or null), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
+ * @param results - what bench.mjs gathered: `bundle`, `postHog`, `snapshot` (per route `{ durationMs, stylesheetMs, nodeCount, warmMs, usPerNode, warmUsPerNode, warmRepeats, runs }`), `lighthouse` (per route `{ page, floor, noPostHog, indexes, slowHostIndexes }`, `indexes` the route's runs' benchmark indexes `{ benchmarkIndex, samples }`, `slowHostIndexes` those of the attempts gathered again for a busy host, `noPostHog` null under `--analytics=off`), `team` (with its `indexes`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibration` (the run's: `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, or null), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
  * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
@@ -104,6 +104,20 @@ function renderBenchmarks(results, run) {
           slowHostIndexes.length === 0 ? 0 : `${slowHostIndexes.length} (${slowHostIndexes.join(', ')})`,
           p.cpuSlowdown,
         ]),
+      ));
+  }
+  const snapshot = Object.entries(results.snapshot ?? {});
+  if (snapshot.length > 0) {
+    lines.push('', `## The session recording's first snapshot (rrweb in PostHog's recorder, calibrated CPU, median of ${snapshot[0][1].runs.length} loads)`, '',
+      'The full snapshot rrweb takes when the recording starts, one task of the main thread, as the recorder accounts for it',
+      '(`rrweb.getLastSnapshotCost()`): wall-clock ms, of which stylesheets, and the DOM nodes serialised. Each load in a fresh',
+      'Chromium as a default visitor, the CPU slowed down by the run\'s calibration. The rest of the task that starts the',
+      'recording (PostHog\'s handling of the snapshot, rrweb\'s observers) is not in it; Lighthouse\'s TBT holds the whole task.',
+      `"Warm": the median of ${snapshot[0][1].warmRepeats} snapshots more of the same page, on code that has run once: the same DOM nodes, without the`,
+      'cost of running rrweb\'s code for the first time.', '',
+      ...table(
+        ['route', 'DOM nodes', 'first snapshot ms', 'of it stylesheets ms', 'µs a node', 'warm snapshot ms', 'warm µs a node', 'first snapshots of the runs, ms'],
+        snapshot.map(([route, s]) => [route, s.nodeCount, s.durationMs, s.stylesheetMs, s.usPerNode, s.warmMs, s.warmUsPerNode, s.runs.map((r) => r.durationMs).join(', ')]),
       ));
   }
   const team = results.team;
