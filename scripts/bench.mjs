@@ -36,7 +36,10 @@
 //   copy's + FLOOR_TBT_MS (the site's own long tasks); PostHog's share, the page's TBT − the build without
 //   PostHog's, ≤ POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE, accessibility, best
 //   practices, SEO 100; bytes transferred, the PostHog calls made, and the benchmark indexes the route's
-//   runs measured (median, range), beside the run's slowdown. Why not Lighthouse's default, simulated
+//   runs measured (median, range), beside the run's slowdown; and each side's TBT split by what Lighthouse
+//   attributes each long task to, the document, a script or nothing named (scripts/benchTbt.ts; a table,
+//   no line: it tells the site's own tasks from the ones Chromium's parser makes after the first paint).
+//   Why not Lighthouse's default, simulated
 //   throttling: see THROTTLING_METHOD
 // - the session recording's first full snapshot on every route (rrweb in PostHog's recorder chunk), at the
 //   calibrated slowdown, as the recorder accounts for it: ms, DOM nodes, µs a node; the median of
@@ -75,6 +78,7 @@ import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender, htmlFileOf, writePrecompressed } from './build.mjs';
 import { calibrateCpu, calibrationOfRuns, SLOWEST_CALIBRATED_INDEX } from './benchCpu.ts';
+import { tbtByAttribution } from './benchTbt.ts';
 import { writeBenchmarks } from './benchReport.mjs';
 import { queueBenchmark } from './benchQueue.ts';
 import { fillInviteAnswers } from './inviteForm.ts';
@@ -406,7 +410,8 @@ async function gatherRun(url, artifactsDir, standIn, cpuSlowdown) {
  * Audits a gathered run (Lighthouse's audit mode, in this process) with the settings it was gathered with
  * (THROTTLING_METHOD, `cpuSlowdown`: audit mode refuses others), and writes the report to `output`; the
  * artifacts stay beside it, so that a figure can be audited again.
- * @returns the four category scores (/100), FCP, LCP and TBT (ms), CLS, bytes transferred (KB), the run's
+ * @returns the four category scores (/100), FCP, LCP and TBT (ms), the TBT's split ({@link tbtByAttribution}:
+ *   `documentTbtMs`, `scriptTbtMs`, `otherTbtMs`), CLS, bytes transferred (KB), the run's
  *   benchmark index, the slowdown applied, the PostHog calls, the SEO audits that failed; or
  *   `{ lostTrace }` with Lighthouse's reason when the trace was lost (NO_NAVSTART: "Please run Lighthouse again")
  * @throws when an audit fails for another reason
@@ -433,6 +438,8 @@ async function auditRun(url, gathered, output, cpuSlowdown) {
     lcpMs: report.audits['largest-contentful-paint'].numericValue,
     cls: report.audits['cumulative-layout-shift'].numericValue,
     tbtMs: report.audits['total-blocking-time'].numericValue,
+    // the TBT by what each long task is attributed to: the document, a script, nothing named (benchTbt.ts)
+    ...tbtByAttribution(report, url),
     transferKB: report.audits['total-byte-weight'].numericValue / 1024,
     // Lighthouse's own measure of the CPU it ran on (a fixed loop timed before the page loads; higher is faster)
     benchmarkIndex: report.environment.benchmarkIndex,
@@ -505,6 +512,20 @@ async function auditRuns({ specs, gathered, cpuSlowdown }, standIn) {
   return runs;
 }
 
+/**
+ * Where a side's TBT lies: the split ({@link tbtByAttribution}) of its median run, the run whose TBT is the
+ * median (the lower middle, as {@link median}), so that its parts add up to the TBT the budgets compare;
+ * and in how many of the side's runs the document's own tasks blocked after the first paint.
+ * @returns `{ tbtMs, documentTbtMs, scriptTbtMs, otherTbtMs, documentRuns, runs }`, ms and counts
+ */
+function tbtSplitOf(runs) {
+  const mid = [...runs].sort((a, b) => a.tbtMs - b.tbtMs)[Math.floor((runs.length - 1) / 2)];
+  return {
+    tbtMs: mid.tbtMs, documentTbtMs: mid.documentTbtMs, scriptTbtMs: mid.scriptTbtMs, otherTbtMs: mid.otherTbtMs,
+    documentRuns: runs.filter((run) => run.documentTbtMs > 0).length, runs: runs.length,
+  };
+}
+
 /** The median of each numeric field of `runs`, and the union of their failing SEO audits. */
 function medianRun(runs) {
   const numeric = Object.keys(runs[0]).filter((key) => typeof runs[0][key] === 'number');
@@ -544,10 +565,11 @@ async function gatherAgainstFloor(route, standIn, cpuSlowdown) {
  * the copy's + FLOOR_TBT_MS; PostHog's share (the page's TBT − the build without PostHog's) ≤
  * POSTHOG_TBT_SHARE_MS; CLS 0; performance ≥ MIN_PERFORMANCE_SCORE; accessibility, best practices and SEO 100.
  * The absolute figures of DESIGN.md §4 (LCP ≤ 1.5 s, TBT ≤ 50 ms) are `info` lines.
- * @returns `{ page, floor, noPostHog, indexes, slowHostIndexes }`: each side the medians of its runs ({@link medianRun});
+ * @returns `{ page, floor, noPostHog, indexes, slowHostIndexes, tbtSplit }`: each side the medians of its runs ({@link medianRun});
  *   `noPostHog` null under `--analytics=off`; `indexes` the benchmark indexes the route's runs measured
  *   ({@link calibrationOfRuns} of them: their median, each, and the slowdown they alone would have given);
- *   `slowHostIndexes` the indexes of the attempts gathered again for a busy host ({@link gatherUnhurried})
+ *   `slowHostIndexes` the indexes of the attempts gathered again for a busy host ({@link gatherUnhurried});
+ *   `tbtSplit` per side, where its TBT lies ({@link tbtSplitOf})
  */
 async function auditAgainstFloor(set, standIn) {
   const { route, sides, specs } = set;
@@ -559,6 +581,7 @@ async function auditAgainstFloor(set, standIn) {
     noPostHog: runs.noPostHog ? medianRun(runs.noPostHog) : null,
     indexes: calibrationOfRuns(set.gathered.map((g) => g.benchmarkIndex)),
     slowHostIndexes: set.gathered.flatMap((g) => g.slowHostIndexes),
+    tbtSplit: Object.fromEntries(sides.map((side) => [side, tbtSplitOf(runs[side])])),
   };
   const { page: p, floor: f, noPostHog: n } = result;
   check(`FCP ${route} ÷ its no-script copy's`, +(p.fcpMs / f.fcpMs).toFixed(3), FLOOR_RATIO, '×');

@@ -42,7 +42,7 @@ function calibrationSummary(calibrations) {
 
 /**
  * Renders the run's results as Markdown.
- * @param results - what bench.mjs gathered: `bundle`, `postHog`, `snapshot` (per route `{ durationMs, stylesheetMs, nodeCount, warmMs, usPerNode, warmUsPerNode, warmRepeats, runs }`), `lighthouse` (per route `{ page, floor, noPostHog, indexes, slowHostIndexes }`, `indexes` the route's runs' benchmark indexes `{ benchmarkIndex, samples }`, `slowHostIndexes` those of the attempts gathered again for a busy host, `noPostHog` null under `--analytics=off`), `team` (with its `indexes`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibration` (the run's: `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, or null), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
+ * @param results - what bench.mjs gathered: `bundle`, `postHog`, `snapshot` (per route `{ durationMs, stylesheetMs, nodeCount, warmMs, usPerNode, warmUsPerNode, warmRepeats, runs }`), `lighthouse` (per route `{ page, floor, noPostHog, indexes, slowHostIndexes, tbtSplit }`, `tbtSplit` per side the split of its median run's TBT (`{ tbtMs, documentTbtMs, scriptTbtMs, otherTbtMs, documentRuns, runs }`), `indexes` the route's runs' benchmark indexes `{ benchmarkIndex, samples }`, `slowHostIndexes` those of the attempts gathered again for a busy host, `noPostHog` null under `--analytics=off`), `team` (with its `indexes`), `inp` and `queue` (null when not measured), `submit` (per side `{ cpuSlowdown, benchmarkIndex, p50Ms, p90Ms, samples }`), `api` (per engine `{ api, floor }`), `calibration` (the run's: `{ benchmarkIndex, samples, cpuSlowdown, emulates }`, or null), `calibrations` (each `{ for, at, benchmarkIndex, samples, cpuSlowdown, emulates }`), `budgets` (each `{ name, value, limit, unit, ok, info }`)
  * @param run - `routes` measured, `parts` (`all` or the `--only=` part), `analytics` (`on`/`off`), `postgres` (whether it ran)
  * @returns the whole of docs/benchmarks.md: a header, the machine, the tables, and PASS/FAIL per budget line
  */
@@ -105,6 +105,28 @@ function renderBenchmarks(results, run) {
           p.cpuSlowdown,
         ]),
       ));
+    const split = lighthouse.filter(([, route]) => route.tbtSplit);
+    if (split.length > 0) {
+      const sides = [['floor', 'floor'], ['noPostHog', 'without PostHog'], ['page', 'page']].filter(([side]) => split[0][1].tbtSplit[side]);
+      lines.push('', '### Where the TBT lies (each side\'s median run)', '',
+        'Each long task of a run counted as TBT counts it (its part between FCP and TTI, less 50 ms), by what Lighthouse\'s',
+        '`long-tasks` audit attributes it to (scripts/benchTbt.ts): the page\'s own document (the HTML parsed, styled and laid',
+        'out in a task after the first paint, which Chromium does on the floor too, in some runs), a script, or nothing named',
+        '("Unattributable": module evaluations, and style and layout with no parser or script on the stack). TBT = document +',
+        'script + other, in ms, of the run whose TBT is the side\'s median. "Document after FCP" counts the runs of each side',
+        'where the document\'s own tasks blocked after the first paint.', '',
+        ...table(
+          ['route', ...sides.map(([, name]) => `${name}: TBT = document + script + other`), `document after FCP, runs of ${split[0][1].tbtSplit.floor.runs}: ${sides.map(([, name]) => name).join(' / ')}`],
+          split.map(([route, { tbtSplit }]) => [
+            route,
+            ...sides.map(([side]) => {
+              const s = tbtSplit[side];
+              return `${Math.round(s.tbtMs)} = ${Math.round(s.documentTbtMs)} + ${Math.round(s.scriptTbtMs)} + ${Math.round(s.otherTbtMs)}`;
+            }),
+            sides.map(([side]) => tbtSplit[side].documentRuns).join(' / '),
+          ]),
+        ));
+    }
   }
   const snapshot = Object.entries(results.snapshot ?? {});
   if (snapshot.length > 0) {
