@@ -9,22 +9,11 @@ import * as styles from './Footer.css';
 /**
  * Site footer (spec §2): tagline, Product, Company (with the opt-out button of spec §4), Get started,
  * copyright year; and, when the browser sends GPC, the notice that the signal was honoured.
+ * What only the browser knows is in three small components of its own ({@link OptOutButton},
+ * {@link GpcNotice}, {@link CopyrightYear}): the render that follows hydration, when those values change,
+ * is a synchronous one, so it takes in only them, not the footer's columns and links.
  */
 export function Footer() {
-  const year = useAfterHydration(() => new Date().getFullYear(), BUILD_YEAR);
-  const consent = ConsentContext.useActorRef();
-  const toast = OptOutToastContext.useActorRef();
-  const gpc = ConsentContext.useSelector((s) => s.context.gpc);
-  // The prerendered page cannot know the visitor's signal: the notice appears once the browser has taken over.
-  const gpcHonoured = useAfterHydration(() => gpc, false);
-  // Disabled until the footer is hydrated (it hydrates in a task of its own, after the page), as
-  // the forms' submit buttons are: before then a click would do nothing, and silently. Without JavaScript
-  // it stays disabled, and there is nothing to opt out of: analytics needs JavaScript.
-  const hydrated = useAfterHydration(() => true, false);
-  const optOut = () => {
-    consent.send({ type: 'consent.optOut' });
-    toast.send({ type: 'toast.show' });
-  };
   return (
     <footer className={styles.footer}>
       <div className={container}>
@@ -66,15 +55,10 @@ export function Footer() {
                 </Link>
               </li>
               <li>
-                <button type="button" className={button({ tone: 'quiet' })} onClick={optOut} disabled={!hydrated}>
-                  Do Not Sell or Share My Personal Information
-                </button>
+                <OptOutButton />
               </li>
             </ul>
-            {gpcHonoured && (
-              // CCPA regulations §7025(c)(6): show that the opt-out preference signal was processed.
-              <p className={styles.gpcNotice}>✓ Opt-out preference signal honored (Global Privacy Control)</p>
-            )}
+            <GpcNotice />
           </nav>
           <nav aria-labelledby="footer-get-started">
             <h2 id="footer-get-started" className={styles.columnTitle}>
@@ -90,9 +74,46 @@ export function Footer() {
           </nav>
         </div>
         <p className={styles.copyright}>
-          © {year} {PRODUCT_NAME}. All rights reserved.
+          © <CopyrightYear /> {PRODUCT_NAME}. All rights reserved.
         </p>
       </div>
     </footer>
   );
+}
+
+/**
+ * The opt-out button of spec §4: opts the visitor out and shows the confirmation toast. Disabled until the
+ * footer is hydrated (it hydrates in a task of its own, after the page), as the forms' submit buttons are:
+ * before then a click would do nothing, and silently. Without JavaScript it stays disabled, and there is
+ * nothing to opt out of: analytics needs JavaScript.
+ */
+function OptOutButton() {
+  const consent = ConsentContext.useActorRef();
+  const toast = OptOutToastContext.useActorRef();
+  const hydrated = useAfterHydration(() => true, false);
+  const optOut = () => {
+    consent.send({ type: 'consent.optOut' });
+    toast.send({ type: 'toast.show' });
+  };
+  return (
+    <button type="button" className={button({ tone: 'quiet' })} onClick={optOut} disabled={!hydrated}>
+      Do Not Sell or Share My Personal Information
+    </button>
+  );
+}
+
+/**
+ * CCPA regulations §7025(c)(6): shows that the opt-out preference signal was processed, when the browser
+ * sends GPC. The prerendered page cannot know the visitor's signal: the notice appears once the browser has
+ * taken over.
+ */
+function GpcNotice() {
+  const gpc = ConsentContext.useSelector((s) => s.context.gpc);
+  const gpcHonoured = useAfterHydration(() => gpc, false);
+  return gpcHonoured ? <p className={styles.gpcNotice}>✓ Opt-out preference signal honored (Global Privacy Control)</p> : null;
+}
+
+/** The copyright's year: the build's ({@link BUILD_YEAR}) in the prerendered page, then the visitor's. */
+function CopyrightYear() {
+  return useAfterHydration(() => new Date().getFullYear(), BUILD_YEAR);
 }

@@ -77,7 +77,8 @@ export function PageMeta({ route }: { route: MetaRoute }) {
 /**
  * Puts `title` and `tags` in the document's head in place of the shown page's: the one way a view changes
  * the head, so that each of its elements exists once. Idempotent, so StrictMode's second run of the effect
- * changes nothing.
+ * changes nothing. A head that holds them already is left as it is: the prerendered page's, at hydration,
+ * where replacing its elements by equal ones was work in the task after hydration, for nothing.
  * @param title - the document's title
  * @param tags - the page's `<meta>` and `<link>` elements after the title, replacing those of {@link PAGE_HEAD_SELECTOR}
  */
@@ -85,12 +86,16 @@ export function useDocumentHead(title: string, tags: readonly HeadTag[]): void {
   const key = JSON.stringify([title, tags]);
   useEffect(() => {
     const [nextTitle, nextTags] = JSON.parse(key) as [string, HeadTag[]];
-    document.title = nextTitle;
-    for (const element of document.head.querySelectorAll(PAGE_HEAD_SELECTOR)) element.remove();
-    for (const [tag, attributes] of nextTags) {
+    const elements = nextTags.map(([tag, attributes]) => {
       const element = document.createElement(tag);
       for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-      document.head.append(element);
-    }
+      return element;
+    });
+    const present = [...document.head.querySelectorAll(PAGE_HEAD_SELECTOR)];
+    const same = present.length === elements.length && present.every((element, i) => element.isEqualNode(elements[i] ?? null));
+    if (document.title !== nextTitle) document.title = nextTitle;
+    if (same) return;
+    for (const element of present) element.remove();
+    document.head.append(...elements);
   }, [key]);
 }

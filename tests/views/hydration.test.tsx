@@ -4,6 +4,7 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { preloadAllPages } from '@/app/routes';
+import { headHtml } from '@/entry-server';
 import { inviteFormElement, inviteSubmitButton } from '../inviteFixtures';
 import { appAt } from '../renderApp';
 import { SAMPLE_TOKEN } from '../support/network';
@@ -79,5 +80,23 @@ describe('hydrating a prerendered page, in StrictMode (React 19 selective hydrat
     expect(container.querySelectorAll('header, footer, main')).toHaveLength(3);
     expect(container.querySelectorAll('h1')).toHaveLength(1);
     expect(container.querySelectorAll('#invite form')).toHaveLength(1);
+  });
+
+  it('leaves the prerendered head as it is: the same title and the same elements, none replaced', async () => {
+    // the head that scripts/build.mjs writes into /privacy's page
+    document.head.innerHTML = headHtml('/privacy');
+    const title = document.head.querySelector('title');
+    const elements = [...document.head.querySelectorAll('meta, link')];
+    expect(elements.length).toBeGreaterThan(10);
+    try {
+      await prerenderAndHydrate('/privacy');
+      expect(document.head.querySelector('title')).toBe(title);
+      expect(document.title).toBe('Privacy Policy — Sonde');
+      const after = [...document.head.querySelectorAll('meta, link')];
+      expect(after).toHaveLength(elements.length);
+      after.forEach((element, i) => expect(element).toBe(elements[i]));
+    } finally {
+      document.head.replaceChildren();
+    }
   });
 });
