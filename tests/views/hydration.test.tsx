@@ -83,7 +83,8 @@ describe('hydrating a prerendered page, in StrictMode (React 19 selective hydrat
   });
 
   it('leaves the prerendered head as it is: the same title and the same elements, none replaced', async () => {
-    // the head that scripts/build.mjs writes into /privacy's page
+    // the head that scripts/build.mjs writes into /privacy's page, in place of the suite's own
+    const suiteHead = document.head.innerHTML;
     document.head.innerHTML = headHtml('/privacy');
     const title = document.head.querySelector('title');
     const elements = [...document.head.querySelectorAll('meta, link')];
@@ -96,7 +97,7 @@ describe('hydrating a prerendered page, in StrictMode (React 19 selective hydrat
       expect(after).toHaveLength(elements.length);
       after.forEach((element, i) => expect(element).toBe(elements[i]));
     } finally {
-      document.head.replaceChildren();
+      document.head.innerHTML = suiteHead;
     }
   });
 });
