@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { BENCHMARK_SAMPLE_GAP_MS, BENCHMARK_SAMPLES } from './benchCpu.ts';
 
 const BENCHMARKS_DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
@@ -61,7 +62,7 @@ function renderBenchmarks(results, run) {
     `- machine: ${machineOf()}`,
     `- parts: ${run.parts}; analytics: ${run.analytics}; PostgreSQL: ${run.postgres ? 'measured' : 'not measured (DATABASE_URL unset)'}`,
     `- result: ${results.budgets.filter((b) => b.ok && !b.info).length} budget lines passed, ${failed} failed, ${results.budgets.filter((b) => b.info).length} informative`,
-    `- the run's calibration: ${results.calibration ? `benchmark index ${results.calibration.benchmarkIndex} (the median of ${results.calibration.samples.length}: ${range(results.calibration.samples)}), CPU slowdown ${results.calibration.cpuSlowdown}×${results.calibration.emulates ? '' : ' (index < 150: not calibrated)'}, for every Lighthouse run, INP flow and submission` : 'none (no throttled measure in this run)'}`,
+    `- the run's calibration: ${results.calibration ? `benchmark index ${results.calibration.benchmarkIndex} (the highest of ${results.calibration.samples.length} measures ${BENCHMARK_SAMPLE_GAP_MS / 1000} s apart: ${range(results.calibration.samples)}), CPU slowdown ${results.calibration.cpuSlowdown}×${results.calibration.emulates ? '' : ' (index < 150: not calibrated)'}, for every Lighthouse run, INP flow and submission` : 'none (no throttled measure in this run)'}`,
     `- CPU calibrations: ${calibrationSummary(results.calibrations)}`,
     '',
     '## First load and PostHog timing',
@@ -197,7 +198,7 @@ function renderBenchmarks(results, run) {
   }
   if (results.calibrations.length > 0) {
     lines.push('', '## CPU calibrations, in order', '',
-      'Lighthouse\'s benchmark index (scripts/benchCpu.ts: Lighthouse\'s own page function, 3 measures in a blank page, the median)',
+      `Lighthouse's benchmark index (scripts/benchCpu.ts: Lighthouse's own page function, ${BENCHMARK_SAMPLES} measures in a blank page, ${BENCHMARK_SAMPLE_GAP_MS / 1000} s apart, the highest: a busy host only lowers it)`,
       'and the CPU slowdown it gave: the run\'s calibration, at the top, made before its first throttled measure.', '', ...table(
         ['measure', 'at', 'CPU index', 'samples', 'slowdown ×'],
         results.calibrations.map((c) => [c.for, c.at, c.benchmarkIndex, c.samples.join(', '), c.emulates ? c.cpuSlowdown : `${c.cpuSlowdown} (index < 150: not calibrated)`]),
