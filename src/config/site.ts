@@ -86,6 +86,11 @@ export const OUTBOX = {
   retryBaseMs: 2_000,
   /** longest wait between two attempts, in ms (5 minutes) */
   retryMaxMs: 5 * 60_000,
+  /**
+   * the outbox starts (to send what earlier pages kept) in the browser's first idle period after the load
+   * event, and at the latest this many ms after it; a request a form hands it starts it at once
+   */
+  startIdleTimeoutMs: 3_000,
 } as const;
 
 /** Spec §2, §9: delay before scrolling to the section named by the address hash, in ms. */

@@ -2,7 +2,6 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { createActor, type Actor } from 'xstate';
 import type { KeepRequest, outboxMachine } from '#machines/outboxMachine';
 import type { Inspect } from './inspect';
-import { loadEventFired } from '@/utils/loadEvent';
 
 /** The app-wide submission outbox (docs/architecture.md, "No request lost"), as the forms see it. */
 export interface Outbox {
@@ -12,8 +11,9 @@ export interface Outbox {
 
 /**
  * The outbox machine (machines/outboxMachine.ts) in a chunk of its own, with its storage (idb-keyval):
- * about 4 KB gzip that no page needs on its first load (DESIGN.md §4 budget). Its actor is started after
- * the load event, to send what earlier pages kept, or at once when a form hands it a request before that.
+ * about 4 KB gzip that no page needs on its first load (DESIGN.md §4 budget). Its actor is started when the
+ * provider's `startAfter` resolves, to send what earlier pages kept, or at once when a form hands it a
+ * request before that.
  * `stop()` stops it; a later `start()` makes a new one (StrictMode mounts the provider twice).
  */
 function lazyOutbox(inspect: Inspect | undefined) {
@@ -36,22 +36,25 @@ function lazyOutbox(inspect: Inspect | undefined) {
 const OutboxContext = createContext<Outbox | null>(null);
 
 /**
- * Provides the app-wide outbox (src/app/providers.tsx). Its actor starts once the page has loaded (an
+ * Provides the app-wide outbox (src/app/providers.tsx). Its actor starts once `startAfter()` resolves (an
  * effect, so never in the prerender), and stops when the app unmounts.
  * @param inspect - XState inspection observer for the outbox actor
+ * @param startAfter - called once on mount; the actor starts when it resolves. The app passes an idle
+ *   period after the load event: started in the effects' task that follows hydration, the import of the
+ *   outbox's chunk would add Vite's `modulepreload` links to that task, one of the page's longest.
  */
-export function OutboxProvider({ inspect, children }: { inspect?: Inspect; children: ReactNode }) {
+export function OutboxProvider({ inspect, startAfter, children }: { inspect?: Inspect; startAfter: () => Promise<void>; children: ReactNode }) {
   const [outbox] = useState(() => lazyOutbox(inspect));
   useEffect(() => {
     let unmounted = false;
-    void loadEventFired().then(() => {
+    void startAfter().then(() => {
       if (!unmounted) void outbox.start();
     });
     return () => {
       unmounted = true;
       outbox.stop();
     };
-  }, [outbox]);
+  }, [outbox, startAfter]);
   return <OutboxContext value={outbox}>{children}</OutboxContext>;
 }
 
