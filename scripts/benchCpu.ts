@@ -86,7 +86,10 @@ function calibrationAt(benchmarkIndex: number, samples: number[]): Calibration {
  * three measures within a second, which this replaced, followed a busy second (run L: 2357, where its
  * Lighthouse runs measured a median of 2765–3120 per route, so every run was slowed down about 25 % less
  * than the device called for). The Lighthouse runs that fall below it are gathered again (bench.mjs,
- * `gatherUnhurried`), and their kept run is likewise the attempt with the highest index.
+ * `gatherUnhurried`), and their kept run is likewise the attempt with the highest index. It overshoots
+ * too: run M (2026-12-08) calibrated to 3396 (12×) from measures of 2633–3396, and its Lighthouse runs then
+ * measured medians of 2765–3188 per route (about 10.3×), so the runs' own indexes are the measure to
+ * calibrate from (issue 51's note, Next 1).
  * @param benchmarkIndexes - the measures of {@link calibrateCpu}
  * @returns the highest index (rounded), every index (rounded), and {@link cpuSlowdownFor} the highest; a
  *   host slower than the device gets no slowdown and `emulates: false`
