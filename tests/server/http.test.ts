@@ -97,10 +97,16 @@ describe.each(testEngines())('limits and abuse on $name', (engine) => {
     const location = engine.location();
     const one = await start({ rateLimitPerMinute: 2, database: location });
     const two = await start({ rateLimitPerMinute: 2, database: location });
-    expect((await post(one)).status).toBe(201);
-    expect((await post(two)).status).toBe(201);
-    expect((await post(one)).status).toBe(429);
-    expect((await post(two)).status).toBe(429);
+    try {
+      expect((await post(one)).status).toBe(201);
+      expect((await post(two)).status).toBe(201);
+      expect((await post(one)).status).toBe(429);
+      expect((await post(two)).status).toBe(429);
+    } finally {
+      // both stop before this describe's afterEach drops their database (`drop … with (force)` would
+      // otherwise cut their connections while their outboxes still deliver the two stored requests)
+      await Promise.all([one.stop(), two.stop()]);
+    }
   });
 
   // A table locked by another session is a database that does not answer (PGlite has one session)
