@@ -19,8 +19,8 @@
 // - the CPU calibration (scripts/benchCpu.ts; DESIGN.md §3): the CPU slowdown Lighthouse's calculator gives
 //   for Lighthouse's benchmark index of the machine (4x at an index of 1,533), so that every throttled
 //   measure below emulates the device of Lighthouse's mobile preset, whatever the machine. One slowdown for
-//   the whole run, calibrated once before its first throttled measure (the median of the calibration's
-//   indexes): every Lighthouse run of every route (27 a route: three sides × LIGHTHOUSE_RUNS) and of the team
+//   the whole run, calibrated once before its first throttled measure from the indexes Lighthouse itself
+//   measured in CALIBRATION_PILOT_RUNS runs gathered and set aside (their median; `calibrate`): every Lighthouse run of every route (27 a route: three sides × LIGHTHOUSE_RUNS) and of the team
 //   console, every INP flow and every submission throttles the CPU by it as the page runs (one per route had
 //   put the routes on devices 3.9–6.4x apart in one run). A run whose index, measured a second before its
 //   page loaded, is below SLOW_HOST_INDEX_RATIO × the median of the indexes measured before it (a host
@@ -77,7 +77,7 @@ import puppeteer from 'puppeteer-core';
 import { openDatabase } from '../server/db/database.ts';
 import { submissions } from '../server/db/schema.ts';
 import { buildSite as buildAndPrerender, htmlFileOf, writePrecompressed } from './build.mjs';
-import { calibrateCpu, calibrationOfRuns, SLOWEST_CALIBRATED_INDEX } from './benchCpu.ts';
+import { CALIBRATION_PILOT_RUNS, calibrationOfRuns, SLOWEST_CALIBRATED_INDEX } from './benchCpu.ts';
 import { tbtByAttribution } from './benchTbt.ts';
 import { writeBenchmarks } from './benchReport.mjs';
 import { queueBenchmark } from './benchQueue.ts';
@@ -231,17 +231,26 @@ let runCalibration;
  */
 const indexesMeasured = [];
 
-/** The Chromium the calibrations measure in (launched on the first), idle in between. */
-let calibrationBrowser;
+/** The page the calibration's pilot runs gather: the index is measured in a blank page before it loads, so any page does. */
+const CALIBRATION_PILOT_ROUTE = '/terms';
 
 /**
  * Calibrates the CPU now (scripts/benchCpu.ts) for the measure named `what`, and records it in
- * `calibrations`: the run's calibration ({@link deviceCalibration}).
- * @returns `{ benchmarkIndex, samples, cpuSlowdown, emulates }` ({@link calibrateCpu})
+ * `calibrations`: the run's calibration ({@link deviceCalibration}). It gathers CALIBRATION_PILOT_RUNS
+ * Lighthouse runs ({@link gatherRun}, the route's own procedure) of CALIBRATION_PILOT_ROUTE on the Sonde
+ * server, sets them aside, and calibrates from the median of the benchmark indexes they measured
+ * ({@link calibrationOfRuns}). They run without a CPU slowdown: Lighthouse measures the index before it
+ * throttles, so the slowdown would only lengthen them.
+ * @returns `{ benchmarkIndex, samples, cpuSlowdown, emulates }` ({@link calibrationOfRuns})
+ * @throws Lighthouse's error when a pilot's gather fails
  */
 async function calibrate(what) {
-  calibrationBrowser ??= await chromium.launch({ executablePath: CHROME, args: CHROME_ARGS });
-  const calibration = await calibrateCpu(calibrationBrowser);
+  const indexes = [];
+  for (let i = 0; i < CALIBRATION_PILOT_RUNS; i += 1) {
+    const pilot = await gatherRun(`${ORIGIN}${CALIBRATION_PILOT_ROUTE}`, join(OUT, `calibration-${calibrations.length}-pilot-${i}`), standIn, 1);
+    indexes.push(pilot.benchmarkIndex);
+  }
+  const calibration = calibrationOfRuns(indexes);
   calibrations.push({ for: what, at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), ...calibration });
   indexesMeasured.push(...calibration.samples);
   console.log(`  CPU benchmark index ${calibration.benchmarkIndex} (${calibration.samples.join(', ')}): slowdown ${calibration.cpuSlowdown}×${calibration.emulates ? '' : ' (the host is slower than the device: not calibrated)'}`);
@@ -1000,7 +1009,6 @@ if (['lighthouse', 'size', 'submit', 'team', 'inp'].some(wants)) {
   }
 }
 await standIn.stop();
-await calibrationBrowser?.close();
 if (calibrations.length > 0) {
   const tooSlow = calibrations.filter((c) => !c.emulates).length;
   check(`CPU calibrations the host was too slow for (benchmark index < ${SLOWEST_CALIBRATED_INDEX}), of ${calibrations.length}`, tooSlow, 0, '');

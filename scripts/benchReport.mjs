@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { arch, cpus, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { BENCHMARK_SAMPLE_GAP_MS, BENCHMARK_SAMPLES } from './benchCpu.ts';
+import { CALIBRATION_PILOT_RUNS } from './benchCpu.ts';
 
 const BENCHMARKS_DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
@@ -62,7 +62,7 @@ function renderBenchmarks(results, run) {
     `- machine: ${machineOf()}`,
     `- parts: ${run.parts}; analytics: ${run.analytics}; PostgreSQL: ${run.postgres ? 'measured' : 'not measured (DATABASE_URL unset)'}`,
     `- result: ${results.budgets.filter((b) => b.ok && !b.info).length} budget lines passed, ${failed} failed, ${results.budgets.filter((b) => b.info).length} informative`,
-    `- the run's calibration: ${results.calibration ? `benchmark index ${results.calibration.benchmarkIndex} (the highest of ${results.calibration.samples.length} measures ${BENCHMARK_SAMPLE_GAP_MS / 1000} s apart: ${range(results.calibration.samples)}), CPU slowdown ${results.calibration.cpuSlowdown}×${results.calibration.emulates ? '' : ' (index < 150: not calibrated)'}, for every Lighthouse run, INP flow and submission` : 'none (no throttled measure in this run)'}`,
+    `- the run's calibration: ${results.calibration ? `benchmark index ${results.calibration.benchmarkIndex} (the median of the indexes ${results.calibration.samples.length} Lighthouse runs measured, gathered first and set aside: ${range(results.calibration.samples)}), CPU slowdown ${results.calibration.cpuSlowdown}×${results.calibration.emulates ? '' : ' (index < 150: not calibrated)'}, for every Lighthouse run, INP flow and submission` : 'none (no throttled measure in this run)'}`,
     `- CPU calibrations: ${calibrationSummary(results.calibrations)}`,
     '',
     '## First load and PostHog timing',
@@ -85,9 +85,10 @@ function renderBenchmarks(results, run) {
       'the same build without a PostHog key, run in the same rounds: it tells the site\'s own long tasks from PostHog\'s. The',
       'lines: FCP and LCP ≤ 1.05× the floor\'s; TBT without PostHog ≤ the floor\'s + 30 ms; PostHog\'s share (the page\'s TBT',
       '− the TBT without PostHog) ≤ 150 ms; CLS 0; performance ≥ 95; accessibility, best practices and SEO 100.',
-      'The runs are calibrated to the device the mobile preset assumes: before the first one, the bench measures Lighthouse\'s',
-      'benchmark index of the machine ("CPU index", higher is faster), and every run, every route and side, slows the CPU down',
-      'by the one slowdown that Lighthouse\'s calculator gives for it, 4× at 1,533 and +1× per 233 above 1,300. Lighthouse',
+      `The runs are calibrated to the device the mobile preset assumes: before the first one, the bench gathers ${CALIBRATION_PILOT_RUNS} runs, sets them`,
+      'aside and takes the median of the benchmark indexes Lighthouse measured for them ("CPU index", higher is faster); every',
+      'run, every route and side, slows the CPU down by the one slowdown that Lighthouse\'s calculator gives for it, 4× at 1,533',
+      'and +1× per 233 above 1,300. Lighthouse',
       'throttles with DevTools (CDP\'s CPU throttling and slow 4G while the page loads; the metrics are what the throttled page',
       'did), not by simulation (see THROTTLING_METHOD in scripts/bench.mjs). Lighthouse also measures the index a second',
       'before it loads each page: the CPU index column is the median of the route\'s own runs (their range in brackets). A run',
@@ -198,7 +199,7 @@ function renderBenchmarks(results, run) {
   }
   if (results.calibrations.length > 0) {
     lines.push('', '## CPU calibrations, in order', '',
-      `Lighthouse's benchmark index (scripts/benchCpu.ts: Lighthouse's own page function, ${BENCHMARK_SAMPLES} measures in a blank page, ${BENCHMARK_SAMPLE_GAP_MS / 1000} s apart, the highest: a busy host only lowers it)`,
+      `Lighthouse's benchmark index (the median of the indexes that ${CALIBRATION_PILOT_RUNS} Lighthouse runs measured, each in a blank page before its load, the runs set aside: scripts/benchCpu.ts)`,
       'and the CPU slowdown it gave: the run\'s calibration, at the top, made before its first throttled measure.', '', ...table(
         ['measure', 'at', 'CPU index', 'samples', 'slowdown ×'],
         results.calibrations.map((c) => [c.for, c.at, c.benchmarkIndex, c.samples.join(', '), c.emulates ? c.cpuSlowdown : `${c.cpuSlowdown} (index < 150: not calibrated)`]),
