@@ -20,9 +20,10 @@
 //   for Lighthouse's benchmark index of the machine (4x at an index of 1,533), so that every throttled
 //   measure below emulates the device of Lighthouse's mobile preset, whatever the machine. One slowdown for
 //   the whole run, calibrated once before its first throttled measure from the indexes Lighthouse itself
-//   measured in CALIBRATION_PILOT_RUNS runs gathered and set aside (their median; `calibrate`): every Lighthouse run of every route (27 a route: three sides × LIGHTHOUSE_RUNS) and of the team
-//   console, every INP flow and every submission throttles the CPU by it as the page runs (one per route had
-//   put the routes on devices 3.9–6.4x apart in one run). A run whose index, measured a second before its
+//   measured in CALIBRATION_PILOT_RUNS runs gathered and set aside (their median; `calibrate`): every
+//   Lighthouse run of every route (27 a route: three sides × LIGHTHOUSE_RUNS) and of the team console, every
+//   INP flow and every submission throttles the CPU by it as the page runs (one per route had put the
+//   routes on devices 3.9–6.4x apart in one run). A run whose index, measured a second before its
 //   page loaded, is below SLOW_HOST_INDEX_RATIO × the median of the indexes measured before it (a host
 //   busier than the one calibrated for) is gathered again, at most SLOW_HOST_REGATHERS times, on every side
 //   alike, and the attempt with the highest index kept (gatherUnhurried; the report counts them). An index
